@@ -1,0 +1,24 @@
+// `serve`: runs the HTTP API until SIGTERM or SIGINT, then drains requests in flight and closes the stores.
+
+import { once } from 'node:events';
+import { SETTINGS } from '../config.js';
+import { startService } from '../main.js';
+import { JSON_OPTION, type Command } from './command.js';
+import { demoBanner, ensureDemoKey } from './demo.js';
+import { print } from './output.js';
+
+export const serve: Command = {
+  name: 'serve',
+  summary: 'Serves the HTTP API. With --demo (what `npm start` runs) it also creates a demo account and prints its key.',
+  options: [{ name: 'demo', boolean: true, help: 'create (once) a demo account and key, and print the key and a curl line' }, JSON_OPTION],
+  settings: SETTINGS.map((s) => s.key),
+  async run({ options, config, json }) {
+    const service = await startService(config);
+    const demo = options.demo ? await ensureDemoKey(service.ctx.store, config.dataDir) : undefined;
+    if (json) print(true, { url: service.url, pid: process.pid, store: service.ctx.store.kind, demo_key: demo?.key ?? null });
+    else if (demo) process.stdout.write(demoBanner(service.url, demo, config.dataDir));
+    const signal = await Promise.race([once(process, 'SIGTERM'), once(process, 'SIGINT')]);
+    service.ctx.logger.info({ signal }, 'shutting down');
+    await service.close();
+  },
+};

@@ -1,0 +1,74 @@
+// One table of settings: each has a flag, an environment variable derived from its name, a default and help.
+
+export interface Config {
+  host: string;
+  port: number;
+  snapshotsDir: string;
+  dataDir: string;
+  databaseUrl: string;
+  logLevel: string;
+  queryTimeoutMs: number;
+  shutdownTimeoutMs: number;
+  upgradeUrl: string;
+}
+
+type Kind = 'string' | 'integer';
+
+export interface Setting {
+  key: keyof Config;
+  kind: Kind;
+  default: string;
+  help: string;
+}
+
+export const SETTINGS: readonly Setting[] = [
+  { key: 'host', kind: 'string', default: '127.0.0.1', help: 'interface to listen on (0.0.0.0 for every interface)' },
+  { key: 'port', kind: 'integer', default: '8080', help: 'TCP port of the HTTP API (0 picks a free port)' },
+  { key: 'snapshotsDir', kind: 'string', default: './snapshots', help: 'folder of the immutable catalog and registry publications' },
+  { key: 'dataDir', kind: 'string', default: './data', help: 'folder of mutable state: the embedded state store, export files, ledger, secrets' },
+  { key: 'databaseUrl', kind: 'string', default: '', help: 'PostgreSQL URL of a shared state store; empty means the embedded store under the data folder' },
+  { key: 'logLevel', kind: 'string', default: 'info', help: 'pino log level: fatal, error, warn, info, debug, trace or silent' },
+  { key: 'queryTimeoutMs', kind: 'integer', default: '10000', help: 'a search running longer than this is stopped with 504 query_timeout' },
+  { key: 'shutdownTimeoutMs', kind: 'integer', default: '10000', help: 'on SIGTERM, how long in-flight requests may take before the process exits anyway' },
+  { key: 'upgradeUrl', kind: 'string', default: 'https://jobs-data.example.com/pricing', help: 'page named by the upgrade_url of 403 upgrade_required' },
+];
+
+/** `snapshotsDir` → `--snapshots-dir`. */
+export function flagName(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** `snapshotsDir` → `JPS_SNAPSHOTS_DIR`. */
+export function envName(key: string): string {
+  return `JPS_${flagName(key).replace(/-/g, '_').toUpperCase()}`;
+}
+
+export class ConfigError extends Error {}
+
+function parseValue(setting: Setting, raw: string, origin: string): string | number {
+  if (setting.kind === 'string') return raw;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${origin} must be a whole number, got "${raw}"`);
+  return Number(raw);
+}
+
+/**
+ * Builds the configuration: a flag wins over the environment, the environment over the default.
+ * `flags` holds only the settings given on the command line, keyed by setting key.
+ */
+export function loadConfig(flags: Partial<Record<keyof Config, string>> = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const config: Record<string, string | number> = {};
+  for (const setting of SETTINGS) {
+    const fromFlag = flags[setting.key];
+    const fromEnv = env[envName(setting.key)];
+    if (fromFlag !== undefined) config[setting.key] = parseValue(setting, fromFlag, `--${flagName(setting.key)}`);
+    else if (fromEnv !== undefined && fromEnv !== '') config[setting.key] = parseValue(setting, fromEnv, envName(setting.key));
+    else config[setting.key] = parseValue(setting, setting.default, setting.key);
+  }
+  return config as unknown as Config;
+}
+
+export function settingsHelp(keys: readonly (keyof Config)[]): string {
+  return SETTINGS.filter((s) => keys.includes(s.key))
+    .map((s) => `  --${flagName(s.key)} <value>`.padEnd(34) + `${s.help} (env ${envName(s.key)}, default "${s.default}")`)
+    .join('\n');
+}

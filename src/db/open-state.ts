@@ -1,0 +1,52 @@
+// Opens the configured state store (a PostgreSQL URL, else embedded PGlite under the data folder) and migrates it.
+
+import { join } from 'node:path';
+import type { Config } from '../config.js';
+import { migrate } from './migrate.js';
+import { PgliteStore } from './pglite-store.js';
+import { PgStore } from './pg-store.js';
+import type { StateStore } from './state-store.js';
+import { StoreLock, type LockHolder } from './store-lock.js';
+
+export class StoreBusyError extends Error {
+  constructor(readonly holder: LockHolder, dataDir: string) {
+    super(
+      holder.role === 'server'
+        ? `a server (pid ${holder.pid}) is already serving the data folder ${dataDir}; stop it or give this one another --data-dir`
+        : `the state store in ${dataDir} is in use by a CLI command (pid ${holder.pid}); try again when it finishes`,
+    );
+  }
+}
+
+export interface OpenedState {
+  store: StateStore;
+  /** Held while the embedded store is open; undefined for a PostgreSQL server, which has its own locking. */
+  lock?: StoreLock;
+  close(): Promise<void>;
+}
+
+/** Opens the store for this process, or throws StoreBusyError when another live process holds the embedded one. */
+export async function openState(config: Config, holder: Omit<LockHolder, 'pid' | 'started_at'>): Promise<OpenedState> {
+  if (config.databaseUrl) {
+    const store = await PgStore.open(config.databaseUrl);
+    await migrate(store);
+    return { store, close: () => store.close() };
+  }
+  const taken = StoreLock.acquire(config.dataDir, holder);
+  if (!(taken instanceof StoreLock)) throw new StoreBusyError(taken.heldBy, config.dataDir);
+  try {
+    const store = await PgliteStore.open(join(config.dataDir, 'state'));
+    await migrate(store);
+    return {
+      store,
+      lock: taken,
+      close: async () => {
+        await store.close();
+        taken.release();
+      },
+    };
+  } catch (error) {
+    taken.release();
+    throw error;
+  }
+}

@@ -1,0 +1,43 @@
+// The shared state store: a PostgreSQL server reached by URL, for several API replicas.
+
+import pg from 'pg';
+import type { Queryable, StateStore } from './state-store.js';
+
+export class PgStore implements StateStore {
+  readonly kind = 'postgres' as const;
+
+  private constructor(private readonly pool: pg.Pool) {}
+
+  static async open(url: string): Promise<PgStore> {
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    pool.on('error', () => {
+      // An idle client lost its connection; the pool replaces it on next use.
+    });
+    await pool.query('SELECT 1');
+    return new PgStore(pool);
+  }
+
+  async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
+    const result = await this.pool.query(sql, params as unknown[]);
+    return result.rows as Row[];
+  }
+
+  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work({ query: async <Row>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as Row[] });
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,17 @@
+// What every handler may use: configuration, stores, the published catalog and registry, the clock, the logger.
+
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { StateStore } from '../db/state-store.js';
+import type { Publications } from '../catalog/publications.js';
+
+export interface AppContext {
+  config: Config;
+  store: StateStore;
+  publications: Publications;
+  logger: Logger;
+  /** The time as the service sees it; tests move it to cross a window, a day or a month without sleeping. */
+  clock: () => Date;
+  /** True once shutdown has begun: health answers 503 so load balancers stop sending traffic. */
+  draining: boolean;
+}

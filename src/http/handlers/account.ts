@@ -1,0 +1,19 @@
+// PUT /v1/account/overage: turn overage billing on or off and set the monthly overage limit (spec 4.10).
+
+import type { Request, Response } from 'express';
+import { setOverage, type OverageChange } from '../../metering/overage.js';
+import { callerOf } from '../auth.js';
+import type { AppContext } from '../context.js';
+
+export function accountHandlers(ctx: AppContext) {
+  return {
+    putOverage: async (req: Request, res: Response): Promise<void> => {
+      const { account } = callerOf(res);
+      const status = await setOverage(ctx.store, account.account_id, req.body as OverageChange, {
+        now: ctx.clock(),
+        upgradeUrl: ctx.config.upgradeUrl,
+      });
+      res.json(status);
+    },
+  };
+}

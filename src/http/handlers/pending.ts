@@ -1,0 +1,34 @@
+// Routes whose data is not published on this server: they answer the 503 the spec gives for that case.
+
+import type { Request, Response } from 'express';
+import { ApiError } from '../../errors.js';
+import type { AppContext } from '../context.js';
+
+const NOT_IN_BUILD = 'This route is not served by this build yet.';
+
+export function pendingHandlers(ctx: AppContext) {
+  return {
+    /** Job routes: 503 catalog_unavailable until a catalog is published. */
+    needsCatalog: (_req: Request, _res: Response): void => {
+      ctx.publications.requireCatalog();
+      throw new ApiError('service_unavailable', NOT_IN_BUILD);
+    },
+    /** Company routes: 503 registry_unavailable until a registry release is active. */
+    needsRegistry: (_req: Request, _res: Response): void => {
+      ctx.publications.requireRegistry();
+      throw new ApiError('service_unavailable', NOT_IN_BUILD);
+    },
+    /** A company's jobs: needs both the registry release and the catalog. */
+    needsRegistryAndCatalog: (_req: Request, _res: Response): void => {
+      ctx.publications.requireRegistry();
+      ctx.publications.requireCatalog();
+      throw new ApiError('service_unavailable', NOT_IN_BUILD);
+    },
+    exportsUnavailable: (_req: Request, _res: Response): void => {
+      throw new ApiError('export_unavailable', 'The export service is not running on this server.');
+    },
+    usageUnavailable: (_req: Request, _res: Response): void => {
+      throw new ApiError('service_unavailable', 'The usage ledger is not served by this build yet.');
+    },
+  };
+}

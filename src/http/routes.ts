@@ -1,0 +1,32 @@
+// The whole URL map of the API (spec 4.1). Static /v1/jobs/* paths come before /v1/jobs/:jobId.
+
+import type { Router } from 'express';
+import type { AppContext } from './context.js';
+import { accountHandlers } from './handlers/account.js';
+import { pendingHandlers } from './handlers/pending.js';
+
+export function mountRoutes(router: Router, ctx: AppContext): void {
+  const account = accountHandlers(ctx);
+  const pending = pendingHandlers(ctx);
+
+  router.get('/v1/jobs', pending.needsCatalog);
+  router.post('/v1/jobs/search', pending.needsCatalog);
+  router.post('/v1/jobs/search/es_dsl', pending.needsCatalog);
+  router.get('/v1/jobs/count', pending.needsCatalog);
+  router.get('/v1/jobs/changes', pending.needsCatalog);
+  router.post('/v1/jobs/exports', pending.exportsUnavailable);
+  router.get('/v1/jobs/exports', pending.exportsUnavailable);
+  router.get('/v1/jobs/exports/:exportId', pending.exportsUnavailable);
+  router.get('/v1/jobs/exports/:exportId/files/:n', pending.exportsUnavailable);
+  router.get('/v1/jobs/:jobId', pending.needsCatalog);
+
+  router.get('/v1/companies', pending.needsRegistry);
+  router.post('/v1/companies/search', pending.needsRegistry);
+  router.get('/v1/companies/:companyId', pending.needsRegistry);
+  router.get('/v1/companies/:companyId/jobs', pending.needsRegistryAndCatalog);
+
+  router.put('/v1/account/overage', account.putOverage);
+
+  router.get('/v1/usage/requests', pending.usageUnavailable);
+  router.get('/v1/usage/analytics', pending.usageUnavailable);
+}

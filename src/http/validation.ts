@@ -1,0 +1,81 @@
+// Request validation against openapi.yaml (the single source of parameter and body rules).
+
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { parse } from 'yaml';
+import { hasAtMostTwoDecimals } from '../metering/money.js';
+import { isDateOrDateTime } from '../query/dates.js';
+
+export const OPENAPI_FILE = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
+
+/**
+ * Ajv checks `multipleOf: 0.01` by floating-point division and so rejects amounts such as 0.07
+ * (0.07 / 0.01 = 7.000000000000001), and the validator passes no precision option through.
+ * The contract keeps the standard keyword; the copy used for validation swaps it for the
+ * `cents` format below, which checks the same rule exactly (docs/adr/0001-foundation.md).
+ */
+function specForValidation(): object {
+  const swap = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(swap);
+    if (typeof node !== 'object' || node === null) return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'multipleOf' && value === 0.01) out.format = 'cents';
+      else out[key] = swap(value);
+    }
+    return out;
+  };
+  return swap(parse(readFileSync(OPENAPI_FILE, 'utf8'))) as object;
+}
+
+export function openApiValidation() {
+  return OpenApiValidator.middleware({
+    apiSpec: specForValidation() as never,
+    validateApiSpec: true,
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: false },
+    validateResponses: false,
+    validateSecurity: false,
+    formats: {
+      'date-or-date-time': { type: 'string', validate: isDateOrDateTime },
+      cents: { type: 'number', validate: hasAtMostTwoDecimals },
+    },
+    ignorePaths: /^\/(healthz|mcp)(\/|$)/,
+  });
+}
+
+interface ValidatorError {
+  status: number;
+  errors?: { path?: string; message?: string; errorCode?: string }[];
+  message?: string;
+}
+
+export function isValidatorError(error: unknown): error is ValidatorError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { status?: unknown }).status === 'number' &&
+    Array.isArray((error as { errors?: unknown }).errors)
+  );
+}
+
+const WHERE: Record<string, string> = { query: 'query parameter', body: 'body property', params: 'path parameter', headers: 'header' };
+
+/** "/query/limit" + "must be <= 1000" → "query parameter 'limit' must be <= 1000". */
+function describe(path: string | undefined, message: string): string {
+  const parts = (path ?? '').replace(/^[./]/, '').split(/[./]/).filter(Boolean);
+  const [location, ...rest] = parts;
+  if (!location || !WHERE[location]) return message;
+  if (rest.length === 0) return location === 'body' ? `the request body ${message}` : message;
+  return `${WHERE[location]} '${rest.join('.')}' ${message}`;
+}
+
+/** One sentence naming every offending parameter or property. */
+export function validationMessage(error: ValidatorError): string {
+  const details = (error.errors ?? []).map((e) => {
+    const message = (e.message ?? 'is invalid').replace(/^should /, 'must ');
+    return /^unknown query parameter/i.test(message) ? message : describe(e.path, message);
+  });
+  const unique = [...new Set(details)];
+  return unique.length > 0 ? `${unique.join('; ')}.` : error.message ?? 'The request is invalid.';
+}

@@ -1,0 +1,62 @@
+// Wiring only: config → stores → app → listen, and an orderly drain on close.
+
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { Publications } from './catalog/publications.js';
+import type { Config } from './config.js';
+import { openState } from './db/open-state.js';
+import type { StateStore } from './db/state-store.js';
+import { adminSocketPath, startAdminSocket } from './http/admin-socket.js';
+import { createApp } from './http/app.js';
+import type { AppContext } from './http/context.js';
+import { createLogger } from './logger.js';
+
+export interface Service {
+  url: string;
+  ctx: AppContext;
+  /** Stops accepting requests, lets those in flight finish (up to shutdownTimeoutMs), closes the stores. */
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  /** An already open store (tests); otherwise the configured one is opened, locked and migrated. */
+  store?: StateStore;
+  logger?: Logger;
+  clock?: () => Date;
+}
+
+export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const socket = adminSocketPath(config.dataDir);
+  const state = options.store ? undefined : await openState(config, { role: 'server', socket });
+  const store = options.store ?? state!.store;
+  const ctx: AppContext = { config, store, publications: new Publications(), logger, clock: options.clock ?? (() => new Date()), draining: false };
+
+  const server = createServer(createApp(ctx));
+  server.listen(config.port, config.host);
+  await once(server, 'listening');
+  const admin = state?.lock ? await startAdminSocket(socket, store, logger) : undefined;
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  logger.info({ url, store: store.kind, data_dir: config.dataDir }, 'listening');
+
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= drain(ctx, server, admin, config.shutdownTimeoutMs).finally(() => state?.close()));
+  return { url, ctx, close };
+}
+
+async function drain(ctx: AppContext, server: Server, admin: Server | undefined, timeoutMs: number): Promise<void> {
+  ctx.draining = true;
+  ctx.logger.info('draining: no new connections, waiting for requests in flight');
+  const closed = new Promise<void>((done) => server.close(() => done()));
+  // A keep-alive connection turns idle when its last response ends: close those as they appear.
+  const sweep = setInterval(() => server.closeIdleConnections(), 50);
+  const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
+  await closed;
+  clearInterval(sweep);
+  clearTimeout(deadline);
+  if (admin) await new Promise<void>((done) => admin.close(() => done()));
+  ctx.logger.info('stopped');
+}

@@ -1,0 +1,102 @@
+// API keys: `jps_live_<key_id>.<secret>` (older keys `jp_live_`); only a SHA-256 of the secret is stored.
+
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Queryable } from '../db/state-store.js';
+import { namedQueries } from '../db/sql-files.js';
+import type { AccountRow } from './accounts.js';
+import { newKeyId, newSecret } from './ids.js';
+
+const SQL = namedQueries('state/accounts.sql', ['insert_key', 'list_keys', 'revoke_key', 'key_for_auth']);
+
+export const KEY_PREFIX = 'jps_live_';
+/** Keys issued before October 2026 carry this prefix and stay valid. */
+export const LEGACY_KEY_PREFIX = 'jp_live_';
+const KEY_PATTERN = /^(jps_live_|jp_live_)([a-z2-7]{16})\.([A-Za-z0-9_-]{43})$/;
+
+export interface ApiKeyInfo {
+  key_id: string;
+  account_id: string;
+  prefix: string;
+  name: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+interface KeyRow {
+  key_id: string;
+  account_id: string;
+  prefix: string;
+  name: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+function toInfo(row: KeyRow): ApiKeyInfo {
+  return {
+    key_id: row.key_id,
+    account_id: row.account_id,
+    prefix: row.prefix,
+    name: row.name,
+    created_at: new Date(row.created_at).toISOString(),
+    revoked_at: row.revoked_at ? new Date(row.revoked_at).toISOString() : null,
+  };
+}
+
+function hashSecret(secret: string): Buffer {
+  return createHash('sha256').update(secret).digest();
+}
+
+export interface IssuedKey extends ApiKeyInfo {
+  /** The whole key; shown once, never stored. */
+  key: string;
+}
+
+export interface KeyOptions {
+  name?: string;
+  /** Only for keys carried over from before October 2026. */
+  prefix?: typeof KEY_PREFIX | typeof LEGACY_KEY_PREFIX;
+  createdAt?: Date;
+}
+
+export async function issueKey(db: Queryable, accountId: string, options: KeyOptions = {}): Promise<IssuedKey> {
+  const keyId = newKeyId();
+  const secret = newSecret();
+  const prefix = options.prefix ?? KEY_PREFIX;
+  const [row] = await db.query<KeyRow>(SQL.insert_key, [
+    keyId,
+    accountId,
+    prefix,
+    hashSecret(secret),
+    options.name ?? '',
+    options.createdAt?.toISOString() ?? null,
+  ]);
+  return { ...toInfo(row!), key: `${prefix}${keyId}.${secret}` };
+}
+
+export async function listKeys(db: Queryable, accountId?: string): Promise<ApiKeyInfo[]> {
+  return (await db.query<KeyRow>(SQL.list_keys, [accountId ?? null])).map(toInfo);
+}
+
+/** Revokes a key (idempotent); undefined when no key has this id. */
+export async function revokeKey(db: Queryable, keyId: string): Promise<ApiKeyInfo | undefined> {
+  const [row] = await db.query<KeyRow>(SQL.revoke_key, [keyId]);
+  return row ? toInfo(row) : undefined;
+}
+
+export interface Caller {
+  keyId: string;
+  account: AccountRow;
+}
+
+/** The caller behind a presented key, or undefined for a malformed, unknown, revoked or wrong key. */
+export async function authenticate(db: Queryable, presented: string): Promise<Caller | undefined> {
+  const match = KEY_PATTERN.exec(presented);
+  if (!match) return undefined;
+  const [, prefix, keyId, secret] = match as unknown as [string, string, string, string];
+  const [row] = await db.query<KeyRow & AccountRow & { secret_hash: Uint8Array }>(SQL.key_for_auth, [keyId]);
+  if (!row || row.revoked_at !== null) return undefined;
+  const secretMatches = timingSafeEqual(Buffer.from(row.secret_hash), hashSecret(secret));
+  if (!secretMatches || row.prefix !== prefix) return undefined;
+  const { key_id: _k, prefix: _p, secret_hash: _s, revoked_at: _r, ...account } = row;
+  return { keyId, account };
+}

@@ -1,0 +1,79 @@
+// Starts the real service on port 0 with a fresh in-memory state store and temporary folders.
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type Config } from '../../src/config.js';
+import { migrate } from '../../src/db/migrate.js';
+import { PgliteStore } from '../../src/db/pglite-store.js';
+import { startService, type Service } from '../../src/main.js';
+import { createAccount, type NewAccount } from '../../src/metering/accounts.js';
+import { issueKey, type KeyOptions } from '../../src/metering/keys.js';
+import { ApiClient } from './client.js';
+
+let template: Promise<Blob> | undefined;
+
+/** A migrated empty store; the first one is dumped so the next ones load in a fraction of the time. */
+export async function freshStore(): Promise<PgliteStore> {
+  template ??= (async () => {
+    const store = await PgliteStore.open(undefined);
+    await migrate(store);
+    const image = await store.dump();
+    await store.close();
+    return image;
+  })();
+  return PgliteStore.open(undefined, await template);
+}
+
+export async function tempDir(prefix: string): Promise<string> {
+  return mkdtemp(join(tmpdir(), `jps-${prefix}-`));
+}
+
+export interface TestApp {
+  url: string;
+  service: Service;
+  store: PgliteStore;
+  api: ApiClient;
+  config: Config;
+  /** Moves the service clock; tests cross windows and months without sleeping. */
+  setNow(at: Date | undefined): void;
+  /** An account with a key, ready to call the API. */
+  account(input?: Partial<NewAccount>, keyOptions?: KeyOptions): Promise<{ accountId: string; key: string; keyId: string }>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const store = await freshStore();
+  const root = await tempDir('app');
+  const config: Config = {
+    ...loadConfig({}, {}),
+    host: '127.0.0.1',
+    port: 0,
+    dataDir: join(root, 'data'),
+    snapshotsDir: join(root, 'snapshots'),
+    logLevel: 'silent',
+    ...overrides,
+  };
+  let now: Date | undefined;
+  const service = await startService(config, { store, clock: () => now ?? new Date() });
+  return {
+    url: service.url,
+    service,
+    store,
+    config,
+    api: new ApiClient(service.url),
+    setNow: (at) => {
+      now = at;
+    },
+    async account(input = {}, keyOptions = {}) {
+      const account = await createAccount(store, { plan: 'paid-25k', ...input });
+      const key = await issueKey(store, account.account_id, keyOptions);
+      return { accountId: account.account_id, key: key.key, keyId: key.key_id };
+    },
+    async close() {
+      await service.close();
+      await store.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}

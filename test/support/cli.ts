@@ -1,0 +1,62 @@
+// Runs the real CLI as a child process, the way an operator does.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ENTRY = ['--import', 'tsx', 'src/cli/main.ts'];
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [...ENTRY, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  process: ChildProcess;
+  /** Sends SIGTERM and resolves with the exit code once the server has drained and exited. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `serve --json --port 0 ...` and resolves once it prints where it listens. */
+export function startServer(args: string[], env: Record<string, string> = {}): Promise<RunningServer> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [...ENTRY, 'serve', '--json', '--port', '0', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, JPS_LOG_LEVEL: 'silent', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      const line = stdout.split('\n').find((l) => l.startsWith('{'));
+      if (line) {
+        const { url } = JSON.parse(line) as { url: string };
+        done({
+          url,
+          process: child,
+          stop: () => {
+            child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    });
+    void exited.then((code) => fail(new Error(`serve exited with ${code} before listening:\n${stderr}`)));
+  });
+}

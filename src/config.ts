@@ -10,6 +10,7 @@ export interface Config {
   queryTimeoutMs: number;
   shutdownTimeoutMs: number;
   upgradeUrl: string;
+  catalogPollMs: number;
 }
 
 type Kind = 'string' | 'integer';
@@ -30,6 +31,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'logLevel', kind: 'string', default: 'info', help: 'pino log level: fatal, error, warn, info, debug, trace or silent' },
   { key: 'queryTimeoutMs', kind: 'integer', default: '10000', help: 'a search running longer than this is stopped with 504 query_timeout' },
   { key: 'shutdownTimeoutMs', kind: 'integer', default: '10000', help: 'on SIGTERM, how long in-flight requests may take before the process exits anyway' },
+  { key: 'catalogPollMs', kind: 'integer', default: '2000', help: 'how often the server looks for a new catalog or registry publication' },
   { key: 'upgradeUrl', kind: 'string', default: 'https://jobs-data.example.com/pricing', help: 'page named by the upgrade_url of 403 upgrade_required' },
 ];
 

@@ -12,10 +12,13 @@ import { adminSocketPath, startAdminSocket } from './http/admin-socket.js';
 import { createApp } from './http/app.js';
 import type { AppContext } from './http/context.js';
 import { createLogger } from './logger.js';
+import { PublicationWatcher } from './catalog/watcher.js';
 
 export interface Service {
   url: string;
   ctx: AppContext;
+  /** Looks for new publications; tests call check() instead of waiting for the next poll. */
+  watcher: PublicationWatcher;
   /** Stops accepting requests, lets those in flight finish (up to shutdownTimeoutMs), closes the stores. */
   close(): Promise<void>;
 }
@@ -32,7 +35,10 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const socket = adminSocketPath(config.dataDir);
   const state = options.store ? undefined : await openState(config, { role: 'server', socket });
   const store = options.store ?? state!.store;
-  const ctx: AppContext = { config, store, publications: new Publications(), logger, clock: options.clock ?? (() => new Date()), draining: false };
+  const publications = new Publications();
+  const ctx: AppContext = { config, store, publications, logger, clock: options.clock ?? (() => new Date()), draining: false };
+  const watcher = new PublicationWatcher(config.snapshotsDir, publications, logger);
+  await watcher.start(config.catalogPollMs);
 
   const server = createServer(createApp(ctx));
   server.listen(config.port, config.host);
@@ -43,8 +49,13 @@ export async function startService(config: Config, options: ServiceOptions = {})
   logger.info({ url, store: store.kind, data_dir: config.dataDir }, 'listening');
 
   let closing: Promise<void> | undefined;
-  const close = () => (closing ??= drain(ctx, server, admin, config.shutdownTimeoutMs).finally(() => state?.close()));
-  return { url, ctx, close };
+  const close = () =>
+    (closing ??= drain(ctx, server, admin, config.shutdownTimeoutMs).finally(async () => {
+      watcher.stop();
+      publications.close();
+      await state?.close();
+    }));
+  return { url, ctx, watcher, close };
 }
 
 async function drain(ctx: AppContext, server: Server, admin: Server | undefined, timeoutMs: number): Promise<void> {

@@ -1,28 +1,98 @@
 // The catalog snapshot and the company registry release the server currently answers from.
+// A request pins what it reads with a lease; a replaced snapshot closes once its last lease ends,
+// so switching to a new publication never disturbs a request in flight.
 
 import { ApiError } from '../errors.js';
+import type { CatalogManifest } from './layout.js';
 
-export interface CatalogSnapshot {
-  watermark: string;
+/** Something opened per publication that must be closed when nobody uses it any more. */
+export interface Opened {
+  close(): Promise<void> | void;
 }
 
-export interface RegistryRelease {
+class Pinned<T extends Opened> {
+  private leases = 0;
+  private retired = false;
+
+  constructor(readonly value: T) {}
+
+  lease(): () => void {
+    this.leases++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.leases--;
+      if (this.retired && this.leases === 0) void this.value.close();
+    };
+  }
+
+  retire(): void {
+    this.retired = true;
+    if (this.leases === 0) void this.value.close();
+  }
+}
+
+export interface CatalogSnapshot extends Opened {
+  watermark: string;
+  dir: string;
+  manifest: CatalogManifest;
+}
+
+export interface RegistryRelease extends Opened {
   releaseId: string;
+  dir: string;
+}
+
+export interface Lease<T> {
+  value: T;
+  release(): void;
 }
 
 export class Publications {
-  catalog: CatalogSnapshot | null = null;
-  registry: RegistryRelease | null = null;
+  private catalogSlot: Pinned<CatalogSnapshot> | null = null;
+  private registrySlot: Pinned<RegistryRelease> | null = null;
 
-  /** The latest published catalog, or 503 catalog_unavailable while none is published. */
-  requireCatalog(): CatalogSnapshot {
-    if (!this.catalog) throw new ApiError('catalog_unavailable');
-    return this.catalog;
+  get catalog(): CatalogSnapshot | null {
+    return this.catalogSlot?.value ?? null;
   }
 
-  /** The active registry release, or 503 registry_unavailable while none is active. */
-  requireRegistry(): RegistryRelease {
-    if (!this.registry) throw new ApiError('registry_unavailable');
-    return this.registry;
+  get registry(): RegistryRelease | null {
+    return this.registrySlot?.value ?? null;
+  }
+
+  /** Makes `snapshot` the one new requests read; the replaced one closes after its last lease. */
+  switchCatalog(snapshot: CatalogSnapshot): void {
+    const old = this.catalogSlot;
+    this.catalogSlot = new Pinned(snapshot);
+    old?.retire();
+  }
+
+  switchRegistry(release: RegistryRelease): void {
+    const old = this.registrySlot;
+    this.registrySlot = new Pinned(release);
+    old?.retire();
+  }
+
+  /** The latest published catalog, pinned until release(); 503 catalog_unavailable while none is published. */
+  leaseCatalog(): Lease<CatalogSnapshot> {
+    const slot = this.catalogSlot;
+    if (!slot) throw new ApiError('catalog_unavailable');
+    return { value: slot.value, release: slot.lease() };
+  }
+
+  /** The active registry release, pinned until release(); 503 registry_unavailable while none is active. */
+  leaseRegistry(): Lease<RegistryRelease> {
+    const slot = this.registrySlot;
+    if (!slot) throw new ApiError('registry_unavailable');
+    return { value: slot.value, release: slot.lease() };
+  }
+
+  /** Retires everything (shutdown): each closes once its leases end. */
+  close(): void {
+    this.catalogSlot?.retire();
+    this.registrySlot?.retire();
+    this.catalogSlot = null;
+    this.registrySlot = null;
   }
 }

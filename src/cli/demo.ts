@@ -1,12 +1,43 @@
-// The demo of `npm start`: one demo account and key, kept in the data folder so every start prints the same key.
+// The demo of `npm start`: a generated catalog published over three days, and one demo account and key,
+// kept in the data folder so every start serves the same catalog and prints the same key.
 
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { generateCorpus } from '../catalog/generator/corpus.js';
+import { latestPointer, readPointer } from '../catalog/layout.js';
+import { publish } from '../catalog/publish/publish.js';
+import type { Config } from '../config.js';
 import type { StateStore } from '../db/state-store.js';
 import { createAccount } from '../metering/accounts.js';
 import { authenticate, issueKey } from '../metering/keys.js';
 
 const DEMO_KEY_FILE = 'demo-key.json';
+const DEMO_CORPUS = { jobs: 20_000, seed: 20261118, days: 3 };
+
+/** Day 1 of the demo corpus: two days before today (UTC), so the last day is today's. */
+function demoStart(now: Date): string {
+  return new Date(now.getTime() - 2 * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * Publishes the demo catalog unless a catalog is already published: generates the corpus (once) under
+ * the data folder, then publishes its days in order. Progress goes to stderr.
+ */
+export async function ensureDemoCatalog(config: Config, now = new Date()): Promise<void> {
+  if (await readPointer(latestPointer(config.snapshotsDir))) return;
+  const corpus = join(config.dataDir, 'demo-corpus');
+  if (!existsSync(join(corpus, 'manifest.json'))) {
+    process.stderr.write(`Generating the demo corpus (${DEMO_CORPUS.jobs.toLocaleString('en-US')} jobs over ${DEMO_CORPUS.days} days) in ${corpus} ...\n`);
+    await generateCorpus({ ...DEMO_CORPUS, start: demoStart(now) }, corpus, { force: true });
+  }
+  for (let day = 1; day <= DEMO_CORPUS.days; day++) {
+    const input = join(corpus, `day-${String(day).padStart(3, '0')}`);
+    process.stderr.write(`Publishing demo day ${day} of ${DEMO_CORPUS.days} ...\n`);
+    const summary = await publish({ input, snapshotsDir: config.snapshotsDir, dataDir: config.dataDir, quiet: true });
+    process.stderr.write(`  ${summary.watermark}: ${summary.counts.jobs.toLocaleString('en-US')} jobs, events ${JSON.stringify(summary.counts.events)}, ${summary.duration_s} s\n`);
+  }
+}
 
 interface DemoKey {
   account_id: string;

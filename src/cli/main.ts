@@ -2,12 +2,16 @@
 
 import { accountsCreate, accountsList, accountsSet } from './accounts.js';
 import { helpText, parseCommandArgs, UsageError, type Command } from './command.js';
+import { generate } from './generate.js';
 import { keysCreate, keysList, keysRevoke } from './keys.js';
+import { mergeReportCommand, publishCommand } from './publish.js';
 import { serve } from './serve.js';
 import { AdminError } from '../metering/admin-commands.js';
 import { StoreBusyError } from '../db/open-state.js';
+import { DeliveryError } from '../catalog/delivery.js';
+import { PublishError } from '../catalog/publish/publish.js';
 
-const COMMANDS: Command[] = [serve, accountsCreate, accountsList, accountsSet, keysCreate, keysList, keysRevoke];
+const COMMANDS: Command[] = [serve, generate, publishCommand, mergeReportCommand, accountsCreate, accountsList, accountsSet, keysCreate, keysList, keysRevoke];
 
 function overview(): string {
   return [
@@ -49,7 +53,7 @@ export async function runCli(argv: string[]): Promise<number> {
       process.stderr.write(`${command.name}: ${error.message}\n\n${helpText(command)}\n`);
       return 2;
     }
-    if (error instanceof AdminError || error instanceof StoreBusyError) {
+    if (error instanceof AdminError || error instanceof StoreBusyError || error instanceof DeliveryError || error instanceof PublishError) {
       process.stderr.write(`${command.name}: ${error.message}\n`);
       return 1;
     }

@@ -4,15 +4,19 @@ import { once } from 'node:events';
 import { SETTINGS } from '../config.js';
 import { startService } from '../main.js';
 import { JSON_OPTION, type Command } from './command.js';
-import { demoBanner, ensureDemoKey } from './demo.js';
+import { demoBanner, ensureDemoCatalog, ensureDemoKey } from './demo.js';
 import { print } from './output.js';
 
 export const serve: Command = {
   name: 'serve',
-  summary: 'Serves the HTTP API. With --demo (what `npm start` runs) it also creates a demo account and prints its key.',
-  options: [{ name: 'demo', boolean: true, help: 'create (once) a demo account and key, and print the key and a curl line' }, JSON_OPTION],
+  summary: 'Serves the HTTP API. With --demo (what `npm start` runs) it first publishes a demo catalog and creates a demo account, and prints its key.',
+  options: [
+    { name: 'demo', boolean: true, help: 'publish (once) a generated demo catalog, create (once) a demo account and key, print the key and a curl line' },
+    JSON_OPTION,
+  ],
   settings: SETTINGS.map((s) => s.key),
   async run({ options, config, json }) {
+    if (options.demo) await ensureDemoCatalog(config);
     const service = await startService(config);
     const demo = options.demo ? await ensureDemoKey(service.ctx.store, config.dataDir) : undefined;
     if (json) print(true, { url: service.url, pid: process.pid, store: service.ctx.store.kind, demo_key: demo?.key ?? null });

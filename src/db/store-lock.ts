@@ -1,4 +1,5 @@
-// Keeps the embedded store to one process: a lock file in the data folder naming the holder and its admin socket.
+// One process at a time: a lock file in the data folder naming its holder (and a server's admin socket).
+// It guards the embedded store (state.lock) and publications (publish.lock).
 
 import { openSync, writeSync, closeSync, readFileSync, unlinkSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +12,6 @@ export interface LockHolder {
   started_at: string;
 }
 
-const LOCK_FILE = 'state.lock';
 
 function isAlive(pid: number): boolean {
   try {
@@ -38,10 +38,13 @@ export class StoreLock {
     process.once('exit', this.onExit);
   }
 
-  /** Takes the lock, or reports the live process that holds it. A lock left by a dead process is taken over. */
-  static acquire(dataDir: string, holder: Omit<LockHolder, 'pid' | 'started_at'>): StoreLock | { heldBy: LockHolder } {
+  /**
+   * Takes the lock file `name` in `dataDir`, or reports the live process that holds it.
+   * A lock left by a dead process is taken over.
+   */
+  static acquire(dataDir: string, holder: Omit<LockHolder, 'pid' | 'started_at'>, name = 'state.lock'): StoreLock | { heldBy: LockHolder } {
     mkdirSync(dataDir, { recursive: true });
-    const path = join(dataDir, LOCK_FILE);
+    const path = join(dataDir, name);
     const mine: LockHolder = { pid: process.pid, started_at: new Date().toISOString(), ...holder };
     for (let attempt = 0; attempt < 5; attempt++) {
       try {

@@ -10,18 +10,18 @@ export function pendingHandlers(ctx: AppContext) {
   return {
     /** Job routes: 503 catalog_unavailable until a catalog is published. */
     needsCatalog: (_req: Request, _res: Response): void => {
-      ctx.publications.requireCatalog();
+      ctx.publications.leaseCatalog().release();
       throw new ApiError('service_unavailable', NOT_IN_BUILD);
     },
     /** Company routes: 503 registry_unavailable until a registry release is active. */
     needsRegistry: (_req: Request, _res: Response): void => {
-      ctx.publications.requireRegistry();
+      ctx.publications.leaseRegistry().release();
       throw new ApiError('service_unavailable', NOT_IN_BUILD);
     },
     /** A company's jobs: needs both the registry release and the catalog. */
     needsRegistryAndCatalog: (_req: Request, _res: Response): void => {
-      ctx.publications.requireRegistry();
-      ctx.publications.requireCatalog();
+      ctx.publications.leaseRegistry().release();
+      ctx.publications.leaseCatalog().release();
       throw new ApiError('service_unavailable', NOT_IN_BUILD);
     },
     exportsUnavailable: (_req: Request, _res: Response): void => {

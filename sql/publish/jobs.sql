@@ -1,0 +1,81 @@
+-- Stage "jobs": one record per job from its postings, with currentness, stale and change tracking.
+
+-- name: job_postings
+-- Which job each live posting belongs to, its rank among the job's postings (prio: the best first)
+-- and which posting gives the job's text (text_prio: the fullest description first).
+CREATE OR REPLACE TABLE job_postings AS
+WITH ranked AS (
+  SELECT p.posting_id, j.job_id, p.status, p.first_seen_at, p.truncated, p.text_length,
+         CASE p.source_class WHEN 'ats' THEN 1 WHEN 'employer-site' THEN 2 WHEN 'government-exchange' THEN 3
+              WHEN 'staffing-network' THEN 4 WHEN 'aggregator' THEN 5 ELSE 6 END AS rank,
+         coalesce(cd.company_id, cn.company_id) AS linked_company_id
+  FROM postings p
+  JOIN clustered c USING (posting_id)
+  JOIN job_ids j USING (cluster)
+  LEFT JOIN company_by_domain cd ON cd.domain = p.employer_domain
+  LEFT JOIN company_by_name cn ON cn.name_key = p.employer_key
+  WHERE NOT p.withdrawn
+)
+SELECT posting_id, job_id, linked_company_id,
+       row_number() OVER (PARTITION BY job_id ORDER BY status <> 'listed', rank, first_seen_at, posting_id) AS prio,
+       row_number() OVER (PARTITION BY job_id ORDER BY text_length IS NULL, truncated, rank, text_length DESC, posting_id) AS text_prio
+FROM ranked;
+
+-- name: jobs
+-- $watermark: the data cut-off of this publication. A job is not_current when every posting is no longer listed or a posting's
+-- latest application check found it closed; current when a completed read of its source listed it
+-- within 31 days; uncertain otherwise. Stale: current for more than 60 days since first seen.
+CREATE OR REPLACE TABLE jobs AS
+WITH agg AS (
+  SELECT jp.job_id,
+    arg_min(p.posting_id, jp.text_prio) AS text_posting,
+    arg_min(p.text_hash, jp.text_prio) AS text_hash,
+    arg_min(p.title, jp.prio) AS title,
+    arg_min(p.employer_name, jp.prio) AS employer_name,
+    arg_min(jp.linked_company_id, jp.prio) FILTER (WHERE jp.linked_company_id IS NOT NULL) AS company_id,
+    arg_min(p.work_arrangement, jp.prio) FILTER (WHERE p.work_arrangement IS NOT NULL) AS work_arrangement,
+    list_sort(list_distinct(flatten(list(p.locations)))) AS locations,
+    min(p.first_seen_at) AS job_first_seen_at,
+    bool_and(p.status = 'no_longer_listed') OR bool_or(p.application_check.result = 'closed') AS closed,
+    bool_or(p.status = 'listed' AND p.listed_at >= $watermark::TIMESTAMPTZ - INTERVAL 31 DAY) AS recently_listed,
+    -- Sorting the list afterwards is much cheaper than an ordered aggregate; prio leads the struct.
+    list_transform(list_sort(list({
+      prio: jp.prio, posting_id: p.posting_id, source: p.source, source_class: p.source_class,
+      source_posting_id: p.source_posting_id, posting_url: p.posting_url, application_url: p.application_url,
+      attribution: p.attribution, status: p.status, employment_type: p.employment_type, posted_at: p.posted_at,
+      first_seen_at: p.first_seen_at, last_fetch_at: p.last_fetch_at, pay: p.pay,
+      application_check: p.application_check, source_data: p.source_data
+    })), x -> struct_extract_postings(x)) AS postings
+  FROM job_postings jp JOIN postings p USING (posting_id)
+  GROUP BY jp.job_id
+),
+shaped AS (
+  SELECT job_id, CASE WHEN closed THEN 'not_current' WHEN recently_listed THEN 'current' ELSE 'uncertain' END AS currentness,
+         company_id, employer_name, title, text_posting, text_hash, work_arrangement, locations, job_first_seen_at, postings
+  FROM agg
+),
+staled AS (
+  SELECT *, currentness = 'current' AND $watermark::TIMESTAMPTZ - job_first_seen_at > INTERVAL 60 DAY AS stale FROM shaped
+),
+-- What a change means: anything the job says, except read and check timestamps, which advance
+-- with every read (postings[].last_fetch_at, postings[].application_check.checked_at).
+hashed AS (
+  SELECT *, md5(to_json({
+    currentness: currentness, stale: stale, company_id: company_id, employer_name: employer_name, title: title,
+    description: text_hash, work_arrangement: work_arrangement, locations: locations, job_first_seen_at: job_first_seen_at,
+    postings: list_transform(postings, p -> {
+      posting_id: p.posting_id, source_posting_id: p.source_posting_id, posting_url: p.posting_url,
+      application_url: p.application_url, attribution: p.attribution, status: p.status,
+      employment_type: p.employment_type, posted_at: p.posted_at, first_seen_at: p.first_seen_at, pay: p.pay,
+      check_result: p.application_check.result, source_data: p.source_data})
+  })::VARCHAR) AS content_hash
+  FROM staled
+)
+-- The description itself stays in texts until the files are written (text_posting says whose it is).
+SELECT h.job_id, h.currentness, h.stale, h.company_id, h.employer_name, h.title, h.text_posting, h.work_arrangement,
+       h.locations, h.job_first_seen_at,
+       coalesce(pj.curated_at, $watermark::TIMESTAMPTZ) AS curated_at,
+       CASE WHEN pj.content_hash = h.content_hash THEN pj.job_updated_at ELSE $watermark::TIMESTAMPTZ END AS job_updated_at,
+       h.postings, h.content_hash
+FROM hashed h
+LEFT JOIN prev_job_times pj USING (job_id);

@@ -1,0 +1,101 @@
+-- Normalisation rules as SQL macros, shared by every stage of a publication.
+
+-- name: macros
+CREATE OR REPLACE MACRO squash(s) AS trim(regexp_replace(s, '\s+', ' ', 'g'));
+
+-- Lowercase ASCII words: accents folded, punctuation dropped, "&" read as "and".
+CREATE OR REPLACE MACRO plain_words(s) AS
+  squash(regexp_replace(replace(strip_accents(lower(s)), '&', ' and '), '[^a-z0-9]+', ' ', 'g'));
+
+-- "Northwind Logistics, Inc.", "NORTHWIND LOGISTICS INC" and "Northwind Logistics Pvt. Ltd." → "northwind logistics".
+CREATE OR REPLACE MACRO employer_key(name) AS nullif(squash(regexp_replace(plain_words(name),
+  '\b(the|inc|incorporated|llc|l l c|ltd|ltda|limited|corp|corporation|co|company|companies|gmbh|kg|plc|ag|sa|s a|sas|sarl|srl|spa|bv|b v|nv|n v|se|oy|ab|pty|pte|pvt|private|bhd|lp|llp)\b',
+  ' ', 'g')), '');
+
+-- A title without requisition numbers, bracketed tags and trailing location or remote notes.
+CREATE OR REPLACE MACRO clean_title(t) AS squash(
+  regexp_replace(regexp_replace(regexp_replace(regexp_replace(regexp_replace(t,
+    '\s*\((?:R|REQ|Req|JR|Job|ID)?[-# :]*[A-Z]*-?\d[\w-]*\)', '', 'g'),
+    '\s*[-–|]\s*(?:Req(?:uisition)?|Job ID|ID)\.?\s*#?:?\s*[\w-]*\d[\w-]*\s*$', '', 'g'),
+    '\s*\[[^\]]*\]', '', 'g'),
+    '\s*\((?:remote|hybrid|on-?site)[^)]*\)', '', 'gi'),
+    '\s+[-–|]\s+(?:remote\b.*|[A-Z][A-Za-z .''-]+,\s*[A-Z]{2}(?:,\s*[A-Z]{2,3})?)\s*$', '', 'g'));
+
+-- The merge key of a (clean) title: abbreviations spelled out, case, accents and punctuation dropped.
+CREATE OR REPLACE MACRO title_words(t) AS squash(regexp_replace(regexp_replace(regexp_replace(regexp_replace(regexp_replace(regexp_replace(
+  ' ' || plain_words(t) || ' ',
+  ' sr ', ' senior ', 'g'), ' jr ', ' junior ', 'g'), ' mgr ', ' manager ', 'g'), ' asst ', ' assistant ', 'g'), ' dir ', ' director ', 'g'),
+  ' admin (assistant|support|coordinator|officer|specialist) ', ' administrative \1 ', 'g'));
+CREATE OR REPLACE MACRO title_key(t) AS title_words(clean_title(t));
+-- The core of a title: what comes before its first qualifier (", Retail Banking", " - Web", " (Nights)").
+CREATE OR REPLACE MACRO title_core(t) AS title_words(regexp_extract(t, '^[^,(–|]*?(?:\s+-\s+|$|,|\(|–|\|)', 0));
+
+-- HTML to text: every run of tags becomes a line break, the common entities are decoded.
+-- (Splitting on "<" is several times cheaper than a regular expression over long texts.)
+CREATE OR REPLACE MACRO decode_entities(x) AS CASE WHEN contains(x, '&') THEN
+  replace(replace(replace(replace(replace(replace(replace(x, '&nbsp;', ' '), '&lt;', '<'), '&gt;', '>'), '&quot;', '"'),
+    '&#39;', ''''), '&apos;', ''''), '&amp;', '&') ELSE x END;
+CREATE OR REPLACE MACRO html_text(h) AS decode_entities(array_to_string(list_filter(
+  list_transform(string_split(h, '<'), piece -> substr(piece, instr(piece, '>') + 1)), piece -> piece <> ''), chr(10)));
+
+-- Sentence fingerprints for near-duplicate detection: 32-bit hashes of the lowercased sentences;
+-- a truncated text ("...") loses its last, partial sentence.
+CREATE OR REPLACE MACRO sentences(txt) AS list_filter(string_split(replace(lower(txt), chr(10), '.'), '.'), s -> strlen(s) >= 12);
+CREATE OR REPLACE MACRO sentence_hashes(txt) AS list_distinct(list_transform(
+  CASE WHEN ends_with(txt, '...') OR ends_with(txt, '…') THEN sentences(txt)[:-2] ELSE sentences(txt) END,
+  s -> (hash(s) >> 32)::UINTEGER));
+
+-- A text as compared for prefixes: lower case, paragraph breaks as single line breaks.
+CREATE OR REPLACE MACRO prefix_form(txt) AS replace(lower(txt), chr(10) || chr(10), chr(10));
+
+-- A URL as a matching key: scheme, "www.", fragment, trailing slash and tracking parameters dropped
+-- (the regular expressions run only on the few URLs that need them).
+CREATE OR REPLACE MACRO url_key(u) AS nullif(rtrim(
+  CASE WHEN contains(u, '?') OR contains(u, '#') THEN
+    regexp_replace(regexp_replace(regexp_replace(lower(u), '#.*$', ''),
+      '[?&](utm_[a-z]+|ref|refid|src|source|gh_src|trk|trackingid)=[^&]*', '', 'g'), '^([^?&]*)&', '\1?')
+  ELSE lower(u) END
+  .replace('https://', '').replace('http://', '').replace('www.', ''), '/?&'), '');
+
+CREATE OR REPLACE MACRO work_arrangement_of(w) AS CASE
+  WHEN w IS NULL THEN NULL
+  WHEN plain_words(w) IN ('remote', 'fully remote', 'remote first', 'work from home', 'wfh', 'telecommute', 'virtual', 'anywhere') THEN 'remote'
+  WHEN plain_words(w) IN ('hybrid', 'hybrid remote', 'flexible', 'partially remote') THEN 'hybrid'
+  WHEN plain_words(w) IN ('on site', 'onsite', 'in office', 'in person', 'office', 'office based', 'in the office', 'on location') THEN 'in_person'
+  ELSE NULL END;
+
+CREATE OR REPLACE MACRO employment_type_of(e) AS CASE
+  WHEN e IS NULL OR plain_words(e) = '' THEN NULL
+  WHEN plain_words(e) IN ('full time', 'fulltime', 'permanent', 'regular', 'regular full time', 'permanent full time', 'ft') THEN 'full-time'
+  WHEN plain_words(e) IN ('part time', 'parttime', 'pt', 'regular part time', 'permanent part time') THEN 'part-time'
+  WHEN plain_words(e) IN ('contract', 'contractor', 'contract to hire', 'freelance', 'fixed term', 'consultant') THEN 'contract'
+  WHEN plain_words(e) IN ('temporary', 'temp', 'seasonal', 'temp to hire') THEN 'temporary'
+  WHEN plain_words(e) IN ('internship', 'intern', 'co op', 'apprenticeship', 'trainee') THEN 'internship'
+  WHEN plain_words(e) IN ('per diem', 'prn', 'on call', 'casual') THEN 'per-diem'
+  WHEN plain_words(e) IN ('volunteer') THEN 'volunteer'
+  ELSE replace(plain_words(e), ' ', '-') END;
+
+CREATE OR REPLACE MACRO pay_interval_of(i) AS CASE
+  WHEN plain_words(i) IN ('hour', 'hourly', 'per hour', 'hr', 'an hour', 'hours') THEN 'hour'
+  WHEN plain_words(i) IN ('day', 'daily', 'per day', 'a day') THEN 'day'
+  WHEN plain_words(i) IN ('week', 'weekly', 'per week', 'a week', 'wk') THEN 'week'
+  WHEN plain_words(i) IN ('month', 'monthly', 'per month', 'a month', 'mo') THEN 'month'
+  WHEN plain_words(i) IN ('year', 'yearly', 'per year', 'annual', 'annually', 'a year', 'yr', 'per annum', 'salary') THEN 'year'
+  ELSE 'unknown' END;
+
+-- Pay per year for the pay filters; an unknown interval never compares.
+CREATE OR REPLACE MACRO per_year(amount, itv) AS amount * CASE itv
+  WHEN 'hour' THEN 2080 WHEN 'day' THEN 260 WHEN 'week' THEN 52 WHEN 'month' THEN 12 WHEN 'year' THEN 1 ELSE NULL END;
+
+-- A posting as published: the struct built for sorting, without its sort key.
+CREATE OR REPLACE MACRO struct_extract_postings(x) AS {
+  posting_id: x.posting_id, source: x.source, source_class: x.source_class, source_posting_id: x.source_posting_id,
+  posting_url: x.posting_url, application_url: x.application_url, attribution: x.attribution, status: x.status,
+  employment_type: x.employment_type, posted_at: x.posted_at, first_seen_at: x.first_seen_at,
+  last_fetch_at: x.last_fetch_at, pay: x.pay, application_check: x.application_check, source_data: x.source_data};
+
+-- Job ids are UUIDs derived from a seed string, so a rerun of the same publication gives the same ids.
+CREATE OR REPLACE MACRO uuid_from(seed) AS (
+  SELECT substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3) || '-' ||
+         ['8', '9', 'a', 'b'][(instr('0123456789abcdef', substr(h, 17, 1)) - 1) % 4 + 1] || substr(h, 18, 3) || '-' || substr(h, 21, 12)
+  FROM (SELECT md5(seed) AS h));

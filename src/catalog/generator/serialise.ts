@@ -1,0 +1,26 @@
+// A raw posting as one JSON line, field by field: the same bytes as JSON.stringify, at a fraction of the cost.
+
+import type { RawPosting } from './posting.js';
+
+// Only free text is escaped: ids, slugs, URLs, enums, fixed spellings and timestamps never hold quotes, backslashes or
+// control characters (a test compares every line of a corpus with JSON.stringify).
+const text = (value: string | null) => (value === null ? 'null' : JSON.stringify(value));
+const plain = (value: string | null) => (value === null ? 'null' : `"${value}"`);
+const number = (value: number | null) => (value === null ? 'null' : String(value));
+
+export function postingJson(p: RawPosting): string {
+  const pay = p.pay ? `{"currency":"${p.pay.currency}","min":${number(p.pay.min)},"max":${number(p.pay.max)},"interval":${plain(p.pay.interval)}}` : 'null';
+  const attribution = p.attribution ? `{"required":${p.attribution.required},"text":"${p.attribution.text}","url":"${p.attribution.url}"}` : 'null';
+  const check = p.application_check ? `{"result":"${p.application_check.result}","checked_at":"${p.application_check.checked_at}"}` : 'null';
+  const data = p.source_data;
+  const x = p.raw.extraction;
+  return (
+    `{"source":"${p.source}","board":"${p.board}","source_posting_id":"${p.source_posting_id}","source_class":"${p.source_class}","source_type":"${p.source_type}",` +
+    `"opening_id":"${p.opening_id}","truth_company_id":${plain(p.truth_company_id)},"employer_name":${text(p.employer_name)},"employer_domain":${plain(p.employer_domain)},` +
+    `"title":${text(p.title)},"description_text":${text(p.description_text)},"description_html":${text(p.description_html)},"locations":${JSON.stringify(p.locations)},` +
+    `"work_arrangement":${plain(p.work_arrangement)},"employment_type":${plain(p.employment_type)},"pay":${pay},"posted_at":${plain(p.posted_at)},` +
+    `"posting_url":${plain(p.posting_url)},"application_url":${plain(p.application_url)},"attribution":${attribution},"application_check":${check},` +
+    `"source_data":{"source_type":"${data.source_type}","department":${plain(data.department)},"requisition_id":${plain(data.requisition_id)},"board_kind":"${data.board_kind}"},` +
+    `"raw":{"collector":"${p.raw.collector}","http_status":${p.raw.http_status},"extraction":{"method":"${x.method}","parser":"${x.parser}","fields":${x.fields},"elapsed_ms":${x.elapsed_ms}}}}`
+  );
+}

@@ -1,0 +1,66 @@
+// Where publications live: snapshots/catalog/<watermark>/ and snapshots/registry/<release>/, each
+// named by a pointer file, and the publisher's own state under data/pipeline/<watermark>/.
+
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export const CATALOG_FORMAT = 'jps-catalog/1';
+export const REGISTRY_FORMAT = 'jps-registry/1';
+
+export const catalogRoot = (snapshotsDir: string) => join(snapshotsDir, 'catalog');
+export const snapshotDir = (snapshotsDir: string, watermark: string) => join(catalogRoot(snapshotsDir), watermark);
+export const latestPointer = (snapshotsDir: string) => join(catalogRoot(snapshotsDir), 'LATEST');
+
+export const registryRoot = (snapshotsDir: string) => join(snapshotsDir, 'registry');
+export const releaseDir = (snapshotsDir: string, releaseId: string) => join(registryRoot(snapshotsDir), releaseId);
+export const activePointer = (snapshotsDir: string) => join(registryRoot(snapshotsDir), 'ACTIVE');
+
+export const pipelineRoot = (dataDir: string) => join(dataDir, 'pipeline');
+export const pipelineDir = (dataDir: string, watermark: string) => join(pipelineRoot(dataDir), watermark);
+
+/** The name a pointer file holds, or null when it does not exist yet. */
+export async function readPointer(path: string): Promise<string | null> {
+  try {
+    const value = (await readFile(path, 'utf8')).trim();
+    return value === '' ? null : value;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/** Folders under `root` that are published names (not temporaries, not pointers), sorted. */
+export async function publishedNames(root: string): Promise<string[]> {
+  try {
+    const entries = await readdir(root, { withFileTypes: true });
+    return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+export interface CatalogManifest {
+  format: typeof CATALOG_FORMAT;
+  watermark: string;
+  previous_watermark: string | null;
+  published_at: string;
+  registry_release: string | null;
+  input: { day: number; path: string; cutoff: string };
+  counts: {
+    jobs: number;
+    postings: number;
+    by_currentness: Record<string, number>;
+    events: Record<'created' | 'updated' | 'expired', number>;
+    redirects: number;
+    withdrawn: number;
+    merged: number;
+  };
+  /** Event sequence numbers of this publication: (first, last]; the feed continues from the previous last. */
+  events: { first_seq: number; last_seq: number };
+  files: Record<string, { rows: number; bytes: number }>;
+}
+
+export async function readCatalogManifest(dir: string): Promise<CatalogManifest> {
+  return JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as CatalogManifest;
+}

@@ -1,0 +1,62 @@
+// How good the merge is: pairwise precision and recall of "same job" against the generator's truth.
+
+import { runScript, Duck } from '../db/duckdb.js';
+import { namedQueries, namedScripts } from '../db/sql-files.js';
+import { readDelivery } from './delivery.js';
+import { readCatalogManifest, snapshotDir } from './layout.js';
+import { defineMacros } from './publish/stages.js';
+
+const SCRIPTS = namedScripts('publish/report.sql', ['truth', 'published']);
+const QUERIES = namedQueries('publish/report.sql', ['pairwise', 'company_links', 'worst_splits', 'worst_merges']);
+
+export interface MergeReport {
+  watermark: string;
+  postings: number;
+  openings: number;
+  jobs: number;
+  /** Of the posting pairs put in one job, the share that are one opening. */
+  precision: number;
+  /** Of the posting pairs that are one opening, the share put in one job. */
+  recall: number;
+  pairs: { true_positive: number; predicted: number; actual: number };
+  company_links: { linkable: number; linked_right: number; linked_wrong: number };
+  examples: { split_openings: { opening_id: string; job_ids: string[] }[]; merged_jobs: { job_id: string; opening_ids: string[] }[] };
+}
+
+/** Compares the publication of the delivery's day with the truth the delivery carries. */
+export async function mergeReport(input: string, snapshotsDir: string, examples = 5): Promise<MergeReport> {
+  const delivery = await readDelivery(input);
+  const watermark = new Date(delivery.manifest.cutoff).toISOString();
+  const dir = snapshotDir(snapshotsDir, watermark);
+  await readCatalogManifest(dir).catch(() => {
+    throw new Error(`the delivery of day ${delivery.manifest.day} (watermark ${watermark}) is not published in ${snapshotsDir}`);
+  });
+  const duck = await Duck.open();
+  try {
+    await defineMacros(duck);
+    await runScript(duck, SCRIPTS.truth, { paths: delivery.postingPaths.join('\n') });
+    await runScript(duck, SCRIPTS.published, { dir });
+    const p = (await duck.one<Record<string, number | null>>(QUERIES.pairwise))!;
+    const num = (v: number | string | null | undefined) => Number(v ?? 0);
+    const pairs = { true_positive: num(p.true_positive), predicted: num(p.predicted), actual: num(p.actual) };
+    const links = (await duck.one<Record<string, number>>(QUERIES.company_links))!;
+    const splits = await duck.all<{ opening_id: string; job_ids: string[] }>(QUERIES.worst_splits, { examples });
+    const merges = await duck.all<{ job_id: string; opening_ids: string[] }>(QUERIES.worst_merges, { examples });
+    return {
+      watermark,
+      postings: num(p.postings),
+      openings: num(p.openings),
+      jobs: num(p.jobs),
+      precision: pairs.predicted === 0 ? 1 : pairs.true_positive / pairs.predicted,
+      recall: pairs.actual === 0 ? 1 : pairs.true_positive / pairs.actual,
+      pairs,
+      company_links: { linkable: num(links.linkable), linked_right: num(links.linked_right), linked_wrong: num(links.linked_wrong) },
+      examples: {
+        split_openings: splits.map((s) => ({ opening_id: s.opening_id, job_ids: s.job_ids })),
+        merged_jobs: merges.map((m) => ({ job_id: m.job_id, opening_ids: m.opening_ids })),
+      },
+    };
+  } finally {
+    duck.close();
+  }
+}

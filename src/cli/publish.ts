@@ -1,0 +1,60 @@
+// `publish` and `merge-report`: one publication from a day's delivery, and its quality against the truth.
+
+import { mergeReport } from '../catalog/merge-report.js';
+import { publish } from '../catalog/publish/publish.js';
+import { JSON_OPTION, type Command } from './command.js';
+import { print } from './output.js';
+
+export const publishCommand: Command = {
+  name: 'publish',
+  summary: 'Publishes one day of collected postings as a new immutable catalog snapshot (and its company registry release, if any).',
+  options: [
+    { name: 'input', value: 'DIR/day-K', required: true, help: 'a day folder of a delivery (see docs/corpus.md)' },
+    { name: 'memory-limit', value: 'size', help: 'DuckDB memory before spilling to disk (default 4GB)' },
+    JSON_OPTION,
+  ],
+  settings: ['snapshotsDir', 'dataDir'],
+  async run({ options, config, json }) {
+    const summary = await publish({
+      input: options.input as string,
+      snapshotsDir: config.snapshotsDir,
+      dataDir: config.dataDir,
+      ...(typeof options['memory-limit'] === 'string' ? { memoryLimit: options['memory-limit'] } : {}),
+    });
+    print(json, summary, () => {
+      const c = summary.counts;
+      if (summary.status === 'already_published') return `Watermark ${summary.watermark} is already published; nothing to do.`;
+      return [
+        `Published ${summary.watermark} (previous ${summary.previous_watermark ?? 'none'}, registry ${summary.registry_release ?? 'none'})`,
+        `  jobs      ${c.jobs.toLocaleString('en-US')} (current ${c.by_currentness.current}, uncertain ${c.by_currentness.uncertain}, not current ${c.by_currentness.not_current})`,
+        `  postings  ${c.postings.toLocaleString('en-US')}`,
+        `  events    created ${c.events.created}, updated ${c.events.updated}, expired ${c.events.expired}`,
+        `  merged    ${c.merged} jobs absorbed into others (${c.redirects} redirects in all)`,
+        `  withdrawn ${c.withdrawn}`,
+        `  took ${summary.duration_s} s, peak memory ${summary.peak_rss_gib} GiB`,
+      ].join('\n');
+    });
+  },
+};
+
+export const mergeReportCommand: Command = {
+  name: 'merge-report',
+  summary: "Compares a published day's merge with the ground truth of its delivery: pairwise precision and recall of 'same job'.",
+  options: [
+    { name: 'input', value: 'DIR/day-K', required: true, help: 'the day folder that was published' },
+    { name: 'examples', value: 'n', help: 'how many split openings and mixed jobs to list (default 5)' },
+    JSON_OPTION,
+  ],
+  settings: ['snapshotsDir'],
+  async run({ options, config, json }) {
+    const report = await mergeReport(options.input as string, config.snapshotsDir, Number(options.examples ?? 5));
+    print(json, report, () =>
+      [
+        `Merge of ${report.watermark}: ${report.postings.toLocaleString('en-US')} postings, ${report.openings.toLocaleString('en-US')} openings, ${report.jobs.toLocaleString('en-US')} jobs`,
+        `  precision ${(report.precision * 100).toFixed(2)} %  (${report.pairs.true_positive} of ${report.pairs.predicted} merged pairs are one opening)`,
+        `  recall    ${(report.recall * 100).toFixed(2)} %  (${report.pairs.true_positive} of ${report.pairs.actual} same-opening pairs merged)`,
+        `  companies ${report.company_links.linked_right} of ${report.company_links.linkable} linkable postings linked right, ${report.company_links.linked_wrong} linked wrong`,
+      ].join('\n'),
+    );
+  },
+};

@@ -1,0 +1,194 @@
+import { expect } from 'chai';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Duck } from '../../src/db/duckdb.js';
+import { publish, type PublishSummary } from '../../src/catalog/publish/publish.js';
+import { latestPointer, readPointer, snapshotDir, activePointer } from '../../src/catalog/layout.js';
+import { tempDir } from '../support/app.js';
+import { cutoffOf, writeDay, type TestDay, type TestPosting } from '../support/delivery.js';
+
+interface Job {
+  job_id: string;
+  currentness: string;
+  stale: boolean;
+  title: string;
+  company_id: string | null;
+  job_updated_at: string;
+  curated_at: string;
+  postings: { posting_id: string; source: string; status: string; source_posting_id: string }[];
+  locations: { city: string | null; state: string | null; country: string | null; msa: { cbsa_code: string } | null }[];
+}
+interface Event {
+  seq: number;
+  type: string;
+  job_id: string;
+}
+
+/** DuckDB's JSON form of a TIMESTAMPTZ ("2026-11-02 06:00:00+00") as RFC 3339. */
+const iso = (value: string) => new Date(value.replace(' ', 'T').replace(/\+00$/, 'Z')).toISOString();
+const ats = (id: string, opening: string, extra: Partial<TestPosting> = {}): TestPosting => ({ source: 'greenhouse', board: 'northwind', id, opening, ...extra });
+const agg = (id: string, opening: string, extra: Partial<TestPosting> = {}): TestPosting => ({ source: 'indeed', board: 'northwind', id, opening, ...extra });
+const OTHER = 'Northwind Logistics moves freight across North America. You will lead our warehouse team in Denver. You will hire and coach twelve associates. Forklift certification is a plus. We offer health insurance and a retirement plan.';
+
+describe('publish', function () {
+  this.timeout(60_000);
+  let root: string;
+  let snapshotsDir: string;
+  let dataDir: string;
+
+  beforeEach(async () => {
+    root = await tempDir('publish');
+    snapshotsDir = join(root, 'snapshots');
+    dataDir = join(root, 'data');
+  });
+
+  async function day(n: number, spec: TestDay): Promise<PublishSummary> {
+    const dir = await writeDay(join(root, 'delivery'), n, spec);
+    return publish({ input: dir, snapshotsDir, dataDir, quiet: true, memoryLimit: '1GB' });
+  }
+
+  async function read<T>(file: string, where = ''): Promise<T[]> {
+    const latest = (await readPointer(latestPointer(snapshotsDir)))!;
+    const duck = await Duck.open();
+    try {
+      return await duck.all<T>(`SELECT * FROM read_parquet('${join(snapshotDir(snapshotsDir, latest), file)}') ${where}`);
+    } finally {
+      duck.close();
+    }
+  }
+  const jobs = () => read<Job>('jobs.parquet', 'ORDER BY title, job_id');
+  const events = () => read<Event>('events.parquet', 'ORDER BY seq');
+
+  it('merges copies of one opening into one job and keeps distinct openings apart', async () => {
+    const summary = await day(1, {
+      postings: [ats('1', 'A'), agg('x1', 'A', { title: 'Logistics Planner (R-2231)', locations: ['Chicago, Illinois'] }), ats('2', 'B', { title: 'Warehouse Lead', description: OTHER, locations: ['Denver, CO'] })],
+    });
+    expect(summary.status).to.equal('published');
+    expect(summary.watermark).to.equal(cutoffOf(1));
+    const published = await jobs();
+    expect(published).to.have.length(2);
+    const planner = published.find((j) => j.title === 'Logistics Planner')!;
+    expect(planner.postings.map((p) => p.source).sort()).to.deep.equal(['greenhouse', 'indeed']);
+    expect(planner.currentness).to.equal('current');
+    expect(planner.locations[0]).to.deep.include({ city: 'Chicago', state: 'IL', country: 'US' });
+    expect(planner.locations[0]!.msa?.cbsa_code).to.equal('16980');
+    expect((await events()).map((e) => e.type)).to.deep.equal(['created', 'created']);
+    expect(await readPointer(latestPointer(snapshotsDir))).to.equal(cutoffOf(1));
+  });
+
+  it('keeps job ids across publications and emits exactly the differences', async () => {
+    await day(1, { postings: [ats('1', 'A'), ats('2', 'B', { title: 'Warehouse Lead', description: OTHER })] });
+    const [planner1, lead1] = await jobs();
+    await day(2, { postings: [ats('1', 'A', { pay: { currency: 'USD', min: 65000, max: 80000, interval: 'YEAR' } }), ats('2', 'B', { title: 'Warehouse Lead', description: OTHER })] });
+    const [planner2, lead2] = await jobs();
+    expect(planner2!.job_id).to.equal(planner1!.job_id);
+    expect(lead2!.job_id).to.equal(lead1!.job_id);
+    expect(iso(planner2!.job_updated_at)).to.equal(cutoffOf(2));
+    expect(lead2!.job_updated_at).to.equal(lead1!.job_updated_at);
+    expect(planner2!.curated_at).to.equal(planner1!.curated_at);
+    expect((await events()).map((e) => [Number(e.seq), e.type, e.job_id])).to.deep.equal([[3, 'updated', planner1!.job_id]]);
+  });
+
+  it('marks a posting no longer listed after a complete read misses it, and expires the job', async () => {
+    await day(1, { postings: [ats('1', 'A'), ats('2', 'B', { title: 'Warehouse Lead', description: OTHER })] });
+    await day(2, { postings: [ats('2', 'B', { title: 'Warehouse Lead', description: OTHER })] });
+    const planner = (await jobs()).find((j) => j.title === 'Logistics Planner')!;
+    expect(planner.postings[0]!.status).to.equal('no_longer_listed');
+    expect(planner.currentness).to.equal('not_current');
+    const evs = await events();
+    expect(evs.map((e) => [e.type, e.job_id])).to.deep.equal([['expired', planner.job_id]]);
+  });
+
+  it('keeps a posting listed when its board was read only partly', async () => {
+    await day(1, { postings: [ats('1', 'A'), ats('2', 'B', { title: 'Warehouse Lead', description: OTHER })] });
+    await day(2, { reads: [{ source: 'greenhouse', board: 'northwind', complete: false }], postings: [ats('2', 'B', { title: 'Warehouse Lead', description: OTHER })] });
+    expect((await jobs()).map((j) => j.currentness)).to.deep.equal(['current', 'current']);
+    expect(await events()).to.deep.equal([]);
+  });
+
+  it('is uncertain when no completed read has listed it', async () => {
+    await day(1, { reads: [{ source: 'greenhouse', board: 'northwind', complete: false }], postings: [ats('1', 'A')] });
+    expect((await jobs())[0]!.currentness).to.equal('uncertain');
+  });
+
+  it('merges two existing jobs when a late copy links them: the first seen survives, the other redirects', async () => {
+    const weak = agg('x1', 'A', { description: 'Plan routes. Apply now...', title: 'Logistics Planner' });
+    await day(1, { postings: [ats('1', 'A')] });
+    await day(2, { postings: [ats('1', 'A'), weak] });
+    const before = await jobs();
+    expect(before).to.have.length(2);
+    const survivor = before.find((j) => j.postings[0]!.source === 'greenhouse')!;
+    const absorbed = before.find((j) => j.postings[0]!.source === 'indeed')!;
+    await day(3, { postings: [ats('1', 'A'), agg('x1', 'A')] });
+    const after = await jobs();
+    expect(after.map((j) => j.job_id)).to.deep.equal([survivor.job_id]);
+    expect(after[0]!.postings).to.have.length(2);
+    const redirects = await read<{ from_job_id: string; to_job_id: string }>('redirects.parquet');
+    expect(redirects.map((r) => [r.from_job_id, r.to_job_id])).to.deep.equal([[absorbed.job_id, survivor.job_id]]);
+    const evs = await events();
+    expect(evs.map((e) => [e.type, e.job_id]).sort()).to.deep.equal([['expired', absorbed.job_id], ['updated', survivor.job_id]].sort());
+  });
+
+  it('remembers withdrawn jobs and never publishes them again', async () => {
+    await day(1, { postings: [ats('1', 'A'), agg('x1', 'A')] });
+    const [job] = await jobs();
+    await day(2, { postings: [ats('1', 'A'), agg('x1', 'A')], withdrawals: [{ source: 'indeed', id: 'x1', reason: 'spam' }] });
+    expect(await jobs()).to.deep.equal([]);
+    expect((await read<{ job_id: string; reason: string }>('withdrawn.parquet')).map((w) => [w.job_id, w.reason])).to.deep.equal([[job!.job_id, 'spam']]);
+    expect((await events()).map((e) => e.type)).to.deep.equal(['expired']);
+    await day(3, { postings: [ats('1', 'A'), agg('x1', 'A')] });
+    expect(await jobs()).to.deep.equal([]);
+  });
+
+  it('answers a rerun of the published day with nothing to do, and refuses an older day', async () => {
+    await day(2, { postings: [ats('1', 'A')] });
+    expect((await day(2, { postings: [ats('1', 'A')] })).status).to.equal('already_published');
+    let refused: Error | undefined;
+    try {
+      await day(1, { postings: [ats('1', 'A')] });
+    } catch (error) {
+      refused = error as Error;
+    }
+    expect(refused?.message).to.include('older than the latest publication');
+  });
+
+  it('never writes the ground truth, board ids or raw payloads into the snapshot', async () => {
+    await day(1, { postings: [ats('1', 'A', { company: '11111111-1111-4111-8111-111111111111' })] });
+    const latest = snapshotDir(snapshotsDir, cutoffOf(1));
+    const duck = await Duck.open();
+    try {
+      for (const file of (await readdir(latest)).filter((f) => f.endsWith('.parquet'))) {
+        const text = JSON.stringify(await duck.all(`SELECT * FROM read_parquet('${join(latest, file)}')`));
+        expect(text, file).not.to.match(/opening_id|truth_company|"board"|secret_internal|northwind"/);
+      }
+    } finally {
+      duck.close();
+    }
+    const manifest = JSON.parse(await readFile(join(latest, 'manifest.json'), 'utf8')) as { counts: { jobs: number } };
+    expect(manifest.counts.jobs).to.equal(1);
+  });
+
+  it('publishes a registry release and links jobs to companies, following acquisitions', async () => {
+    const acme = '22222222-2222-4222-8222-222222222222';
+    const northwind = '33333333-3333-4333-8333-333333333333';
+    await day(1, {
+      postings: [ats('1', 'A')],
+      registry: {
+        release_id: 'r-1',
+        companies: [
+          { company_id: northwind, name: 'Northwind Logistics', domain: 'northwind-logistics.com', merged_into: acme },
+          { company_id: acme, name: 'Acme Holdings', domain: 'acme.example' },
+        ],
+      },
+    });
+    expect(await readPointer(activePointer(snapshotsDir))).to.equal('r-1');
+    expect((await jobs())[0]!.company_id).to.equal(acme);
+    const duck = await Duck.open();
+    try {
+      const companies = await duck.all<{ company_id: string; merged_ids: string[] }>(`SELECT * FROM read_parquet('${join(snapshotsDir, 'registry', 'r-1', 'companies.parquet')}')`);
+      expect(companies.map((c) => [c.company_id, c.merged_ids])).to.deep.equal([[acme, [northwind]]]);
+    } finally {
+      duck.close();
+    }
+  });
+});

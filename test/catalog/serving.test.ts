@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import { join } from 'node:path';
+import { publish } from '../../src/catalog/publish/publish.js';
+import { Publications, type CatalogSnapshot } from '../../src/catalog/publications.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { cutoffOf, writeDay } from '../support/delivery.js';
+
+interface Health {
+  catalog: { watermark: string | null };
+  registry: { release_id: string | null };
+}
+
+describe('serving publications', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+
+  before(async () => {
+    app = await startTestApp({ catalogPollMs: 200 });
+  });
+  after(() => app.close());
+
+  async function publishDay(day: number): Promise<void> {
+    const root = join(app.config.dataDir, '..', 'delivery');
+    const dir = await writeDay(root, day, {
+      postings: [{ source: 'greenhouse', board: 'northwind', id: '1', opening: 'A' }],
+      ...(day === 1 ? { registry: { release_id: 'r-1', companies: [{ company_id: '44444444-4444-4444-8444-444444444444', name: 'Northwind Logistics' }] } } : {}),
+    });
+    await publish({ input: dir, snapshotsDir: app.config.snapshotsDir, dataDir: app.config.dataDir, quiet: true, memoryLimit: '1GB' });
+  }
+
+  async function healthWithin(ms: number, done: (h: Health) => boolean): Promise<Health> {
+    const until = Date.now() + ms;
+    for (;;) {
+      const health = (await app.api.get<Health>('/healthz')).body;
+      if (done(health) || Date.now() > until) return health;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  it('answers 503 catalog_unavailable before the first publication', async () => {
+    const { key } = await app.account();
+    const res = await app.api.get<{ error: { code: string } }>('/v1/jobs', { key });
+    expect(res.body.error.code).to.equal('catalog_unavailable');
+    expect((await app.api.get<Health>('/healthz')).body.catalog.watermark).to.equal(null);
+  });
+
+  it('notices a new publication within a few seconds, and then the next one', async () => {
+    await publishDay(1);
+    const first = await healthWithin(5000, (h) => h.catalog.watermark === cutoffOf(1));
+    expect(first.catalog.watermark).to.equal(cutoffOf(1));
+    expect(first.registry.release_id).to.equal('r-1');
+    await publishDay(2);
+    const second = await healthWithin(5000, (h) => h.catalog.watermark === cutoffOf(2));
+    expect(second.catalog.watermark).to.equal(cutoffOf(2));
+  });
+});
+
+describe('Publications', () => {
+  function snapshot(watermark: string, closed: string[]): CatalogSnapshot {
+    return { watermark, dir: '', manifest: {} as CatalogSnapshot['manifest'], close: () => void closed.push(watermark) };
+  }
+
+  it('keeps a replaced snapshot open until the last request reading it ends', () => {
+    const closed: string[] = [];
+    const publications = new Publications();
+    publications.switchCatalog(snapshot('w1', closed));
+    const inFlight = publications.leaseCatalog();
+    publications.switchCatalog(snapshot('w2', closed));
+    expect(publications.leaseCatalog().value.watermark).to.equal('w2');
+    expect(inFlight.value.watermark).to.equal('w1');
+    expect(closed).to.deep.equal([]);
+    inFlight.release();
+    inFlight.release();
+    expect(closed).to.deep.equal(['w1']);
+  });
+
+  it('closes a replaced snapshot at once when no request reads it', () => {
+    const closed: string[] = [];
+    const publications = new Publications();
+    publications.switchCatalog(snapshot('w1', closed));
+    publications.switchCatalog(snapshot('w2', closed));
+    expect(closed).to.deep.equal(['w1']);
+  });
+});

@@ -55,11 +55,11 @@ GROUP BY p.prev_job_id;
 CREATE OR REPLACE TABLE prev_redirects (from_job_id VARCHAR, to_job_id VARCHAR, merged_at TIMESTAMPTZ);
 CREATE OR REPLACE TABLE prev_withdrawn (job_id VARCHAR, withdrawn_at TIMESTAMPTZ, reason VARCHAR);
 CREATE OR REPLACE TABLE prev_job_times (job_id VARCHAR, job_first_seen_at TIMESTAMPTZ, curated_at TIMESTAMPTZ,
-  job_updated_at TIMESTAMPTZ, currentness VARCHAR, content_hash VARCHAR);
+  job_updated_at TIMESTAMPTZ, currentness VARCHAR, content_hash UBIGINT);
 
 -- name: previous_publication
 -- $dir: the previous snapshot folder.
 CREATE OR REPLACE TABLE prev_redirects AS SELECT * FROM read_parquet($dir || '/redirects.parquet');
 CREATE OR REPLACE TABLE prev_withdrawn AS SELECT * FROM read_parquet($dir || '/withdrawn.parquet');
 CREATE OR REPLACE TABLE prev_job_times AS
-SELECT job_id, job_first_seen_at, curated_at, job_updated_at, currentness, content_hash FROM read_parquet($dir || '/jobs.parquet');
+SELECT job_id, job_first_seen_at, curated_at, job_updated_at, currentness, content_hash FROM read_parquet($dir || '/jobs*.parquet');

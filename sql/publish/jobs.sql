@@ -1,8 +1,12 @@
 -- Stage "jobs": one record per job from its postings, with currentness, stale and change tracking.
+-- The postings are read back from the state file just written (so the large posting table is gone
+-- by then) and the jobs are built and written in parts (by a hash of job_id), so memory holds one
+-- part at a time however large the catalog.
 
 -- name: job_postings
--- Which job each live posting belongs to, its rank among the job's postings (prio: the best first)
--- and which posting gives the job's text (text_prio: the fullest description first).
+-- Which job each live posting belongs to, its rank among the job's postings (prio: the best first),
+-- which posting gives the job's text (text_prio: the fullest description first), and its part.
+-- $parts: how many parts the jobs are built in.
 CREATE OR REPLACE TABLE job_postings AS
 WITH ranked AS (
   SELECT p.posting_id, j.job_id, p.status, p.first_seen_at, p.truncated, p.text_length,
@@ -16,16 +20,18 @@ WITH ranked AS (
   LEFT JOIN company_by_name cn ON cn.name_key = p.employer_key
   WHERE NOT p.withdrawn
 )
-SELECT posting_id, job_id, linked_company_id,
+SELECT posting_id, job_id, linked_company_id, hash(job_id) % $parts AS part,
        row_number() OVER (PARTITION BY job_id ORDER BY status <> 'listed', rank, first_seen_at, posting_id) AS prio,
        row_number() OVER (PARTITION BY job_id ORDER BY text_length IS NULL, truncated, rank, text_length DESC, posting_id) AS text_prio
 FROM ranked;
+CREATE OR REPLACE TABLE job_index (job_id VARCHAR, currentness VARCHAR, job_updated_at TIMESTAMPTZ, content_hash UBIGINT);
 
--- name: jobs
--- $watermark: the data cut-off of this publication. A job is not_current when every posting is no longer listed or a posting's
--- latest application check found it closed; current when a completed read of its source listed it
--- within 31 days; uncertain otherwise. Stale: current for more than 60 days since first seen.
-CREATE OR REPLACE TABLE jobs AS
+-- name: job_part
+-- $dir: the state folder just written; $part: which part; $watermark: this publication's data
+-- cut-off. A job is not_current when every posting is no longer listed or a posting's latest
+-- application check found it closed; current when a completed read of its source listed it within
+-- 31 days; uncertain otherwise. Stale: current for more than 60 days since first seen.
+CREATE OR REPLACE TABLE job_part AS
 WITH agg AS (
   SELECT jp.job_id,
     arg_min(p.posting_id, jp.text_prio) AS text_posting,
@@ -46,7 +52,8 @@ WITH agg AS (
       first_seen_at: p.first_seen_at, last_fetch_at: p.last_fetch_at, pay: p.pay,
       application_check: p.application_check, source_data: p.source_data
     })), x -> struct_extract_postings(x)) AS postings
-  FROM job_postings jp JOIN postings p USING (posting_id)
+  FROM job_postings jp JOIN read_parquet($dir || '/postings/part=' || $part || '/*.parquet', hive_partitioning = false) p USING (posting_id)
+  WHERE jp.part = $part
   GROUP BY jp.job_id
 ),
 shaped AS (
@@ -60,7 +67,7 @@ staled AS (
 -- What a change means: anything the job says, except read and check timestamps, which advance
 -- with every read (postings[].last_fetch_at, postings[].application_check.checked_at).
 hashed AS (
-  SELECT *, md5(to_json({
+  SELECT *, hash({
     currentness: currentness, stale: stale, company_id: company_id, employer_name: employer_name, title: title,
     description: text_hash, work_arrangement: work_arrangement, locations: locations, job_first_seen_at: job_first_seen_at,
     postings: list_transform(postings, p -> {
@@ -68,14 +75,20 @@ hashed AS (
       application_url: p.application_url, attribution: p.attribution, status: p.status,
       employment_type: p.employment_type, posted_at: p.posted_at, first_seen_at: p.first_seen_at, pay: p.pay,
       check_result: p.application_check.result, source_data: p.source_data})
-  })::VARCHAR) AS content_hash
+  }) AS content_hash
   FROM staled
 )
--- The description itself stays in texts until the files are written (text_posting says whose it is).
-SELECT h.job_id, h.currentness, h.stale, h.company_id, h.employer_name, h.title, h.text_posting, h.work_arrangement,
+SELECT h.job_id, h.currentness, h.stale, h.company_id, h.employer_name, h.title, t.description, h.work_arrangement,
        h.locations, h.job_first_seen_at,
        coalesce(pj.curated_at, $watermark::TIMESTAMPTZ) AS curated_at,
        CASE WHEN pj.content_hash = h.content_hash THEN pj.job_updated_at ELSE $watermark::TIMESTAMPTZ END AS job_updated_at,
        h.postings, h.content_hash
 FROM hashed h
-LEFT JOIN prev_job_times pj USING (job_id);
+LEFT JOIN prev_job_times pj USING (job_id)
+LEFT JOIN texts t ON t.posting_id = h.text_posting;
+
+-- name: write_part
+-- $out: this part's file in the snapshot being written.
+INSERT INTO job_index SELECT job_id, currentness, job_updated_at, content_hash FROM job_part;
+COPY (SELECT * FROM job_part ORDER BY job_updated_at DESC, job_id DESC) TO $out (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000);
+DROP TABLE job_part;

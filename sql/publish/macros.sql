@@ -7,9 +7,10 @@ CREATE OR REPLACE MACRO squash(s) AS trim(regexp_replace(s, '\s+', ' ', 'g'));
 CREATE OR REPLACE MACRO plain_words(s) AS
   squash(regexp_replace(replace(strip_accents(lower(s)), '&', ' and '), '[^a-z0-9]+', ' ', 'g'));
 
--- "Northwind Logistics, Inc.", "NORTHWIND LOGISTICS INC" and "Northwind Logistics Pvt. Ltd." → "northwind logistics".
+-- "Northwind Logistics, Inc.", "NORTHWIND LOGISTICS INC", "Northwind Logistics Pvt. Ltd." and
+-- "Northwind Logistics GmbH & Co. KG" → "northwind logistics".
 CREATE OR REPLACE MACRO employer_key(name) AS nullif(squash(regexp_replace(plain_words(name),
-  '\b(the|inc|incorporated|llc|l l c|ltd|ltda|limited|corp|corporation|co|company|companies|gmbh|kg|plc|ag|sa|s a|sas|sarl|srl|spa|bv|b v|nv|n v|se|oy|ab|pty|pte|pvt|private|bhd|lp|llp)\b',
+  '\b(and co|the|inc|incorporated|llc|l l c|ltd|ltda|limited|corp|corporation|co|company|companies|gmbh|kg|plc|ag|sa|s a|sas|sarl|srl|spa|bv|b v|nv|n v|se|oy|ab|pty|pte|pvt|private|bhd|lp|llp)\b',
   ' ', 'g')), '');
 
 -- A title without requisition numbers, bracketed tags and trailing location or remote notes.
@@ -49,13 +50,13 @@ CREATE OR REPLACE MACRO sentence_hashes(txt) AS list_distinct(list_transform(
 CREATE OR REPLACE MACRO prefix_form(txt) AS replace(lower(txt), chr(10) || chr(10), chr(10));
 
 -- A URL as a matching key: scheme, "www.", fragment, trailing slash and tracking parameters dropped
--- (the regular expressions run only on the few URLs that need them).
-CREATE OR REPLACE MACRO url_key(u) AS nullif(rtrim(
-  CASE WHEN contains(u, '?') OR contains(u, '#') THEN
-    regexp_replace(regexp_replace(regexp_replace(lower(u), '#.*$', ''),
-      '[?&](utm_[a-z]+|ref|refid|src|source|gh_src|trk|trackingid)=[^&]*', '', 'g'), '^([^?&]*)&', '\1?')
-  ELSE lower(u) END
-  .replace('https://', '').replace('http://', '').replace('www.', ''), '/?&'), '');
+-- (the regular expression runs only on the URLs that carry a tracking parameter).
+CREATE OR REPLACE MACRO url_key(u) AS nullif(rtrim(replace(replace(replace(
+  CASE WHEN contains(u, 'utm_') OR contains(u, 'gh_src=') OR contains(u, 'ref=') OR contains(u, 'src=') OR contains(u, 'source=') OR contains(u, 'trk')
+       THEN regexp_replace(regexp_replace(lower(split_part(u, '#', 1)),
+              '[?&](utm_[a-z]+|ref|refid|src|source|gh_src|trk|trackingid)=[^&]*', '', 'g'), '^([^?&]*)&', '\1?')
+       ELSE lower(split_part(u, '#', 1)) END,
+  'https://', ''), 'http://', ''), 'www.', ''), '/?&'), '');
 
 CREATE OR REPLACE MACRO work_arrangement_of(w) AS CASE
   WHEN w IS NULL THEN NULL
@@ -94,8 +95,7 @@ CREATE OR REPLACE MACRO struct_extract_postings(x) AS {
   employment_type: x.employment_type, posted_at: x.posted_at, first_seen_at: x.first_seen_at,
   last_fetch_at: x.last_fetch_at, pay: x.pay, application_check: x.application_check, source_data: x.source_data};
 
--- Job ids are UUIDs derived from a seed string, so a rerun of the same publication gives the same ids.
-CREATE OR REPLACE MACRO uuid_from(seed) AS (
-  SELECT substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3) || '-' ||
-         ['8', '9', 'a', 'b'][(instr('0123456789abcdef', substr(h, 17, 1)) - 1) % 4 + 1] || substr(h, 18, 3) || '-' || substr(h, 21, 12)
-  FROM (SELECT md5(seed) AS h));
+-- Ids are UUIDs (version 4 layout) derived from a seed string, so a rerun gives the same ids.
+CREATE OR REPLACE MACRO uuid_of(h) AS h[1:8] || '-' || h[9:12] || '-4' || h[14:16] || '-' ||
+  substr('89ab89ab89ab89ab', instr('0123456789abcdef', h[17]), 1) || h[18:20] || '-' || h[21:32];
+CREATE OR REPLACE MACRO uuid_from(seed) AS uuid_of(md5(seed));

@@ -1,7 +1,5 @@
 -- Stage "normalise": each posting read today in canonical form. Titles, employer names and the short
--- coded values repeat a lot, so they are normalised once per distinct text and joined back. The
--- descriptions, by far the largest column, go to their own table (texts_today) and are joined only
--- where they are needed.
+-- coded values repeat a lot, so they are normalised once per distinct text and joined back.
 
 -- name: location_map
 CREATE OR REPLACE TABLE location_map (
@@ -30,16 +28,6 @@ UNION ALL
 SELECT 'employment_type', v, employment_type_of(v) FROM (SELECT DISTINCT employment_type AS v FROM incoming WHERE v IS NOT NULL)
 UNION ALL
 SELECT 'pay_interval', v, pay_interval_of(v) FROM (SELECT DISTINCT pay."interval" AS v FROM incoming WHERE v IS NOT NULL);
--- A source should not list one posting twice in a day; if it does, the first line counts.
-CREATE OR REPLACE TABLE first_lines AS
-SELECT min(rowid) AS line FROM incoming GROUP BY source, board, source_posting_id;
-
--- name: texts_today
-CREATE OR REPLACE TABLE texts_today AS
-SELECT uuid_from(source || chr(31) || board || chr(31) || source_posting_id) AS posting_id,
-       -- (coalesce is several times cheaper than CASE over long texts)
-       nullif(coalesce(nullif(description_text, ''), html_text(description_html)), '') AS description
-FROM incoming WHERE rowid IN (SELECT line FROM first_lines);
 
 -- name: observed
 CREATE OR REPLACE TABLE observed AS
@@ -72,8 +60,7 @@ LEFT JOIN title_map tm ON tm.raw = b.title
 LEFT JOIN employer_map em ON em.raw = b.employer_name
 LEFT JOIN code_map wa ON wa.kind = 'work_arrangement' AND wa.raw = b.work_arrangement
 LEFT JOIN code_map et ON et.kind = 'employment_type' AND et.raw = b.employment_type
-LEFT JOIN code_map pi ON pi.kind = 'pay_interval' AND pi.raw = b.pay."interval"
-WHERE b.rowid IN (SELECT line FROM first_lines);
+LEFT JOIN code_map pi ON pi.kind = 'pay_interval' AND pi.raw = b.pay."interval";
 
 -- name: observed_locations
 -- Parsed locations of each posting, without duplicates and without pure "Remote".

@@ -41,9 +41,10 @@ COPY (SELECT * FROM release_aliases ORDER BY company_id, name) TO ($dir || '/ali
 -- normalised name when exactly one company has it; merged companies lead to their acquirer.
 CREATE OR REPLACE TABLE registry_companies AS SELECT * FROM read_parquet($dir || '/companies.parquet');
 CREATE OR REPLACE TABLE registry_redirects AS SELECT * FROM read_parquet($dir || '/redirects.parquet');
+CREATE OR REPLACE TABLE registry_aliases AS SELECT * FROM read_parquet($dir || '/aliases.parquet');
 CREATE OR REPLACE TABLE registry_names AS
 SELECT company_id, name, domain FROM registry_companies
-UNION ALL SELECT company_id, name, domain FROM read_parquet($dir || '/aliases.parquet');
+UNION ALL SELECT company_id, name, domain FROM registry_aliases;
 CREATE OR REPLACE TABLE company_by_domain AS
 SELECT domain, min(company_id) AS company_id FROM registry_names WHERE domain IS NOT NULL
 GROUP BY domain HAVING count(DISTINCT company_id) = 1;
@@ -52,5 +53,7 @@ SELECT employer_key(name) AS name_key, min(company_id) AS company_id FROM regist
 WHERE employer_key(name) IS NOT NULL GROUP BY 1 HAVING count(DISTINCT company_id) = 1;
 
 -- name: no_registry
+CREATE OR REPLACE TABLE registry_companies (company_id VARCHAR, name VARCHAR, domain VARCHAR);
+CREATE OR REPLACE TABLE registry_aliases (company_id VARCHAR, name VARCHAR, domain VARCHAR);
 CREATE OR REPLACE TABLE company_by_domain (domain VARCHAR, company_id VARCHAR);
 CREATE OR REPLACE TABLE company_by_name (name_key VARCHAR, company_id VARCHAR);

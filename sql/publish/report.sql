@@ -12,7 +12,7 @@ GROUP BY ALL;
 -- name: published
 -- $dir: the snapshot folder of that day.
 CREATE OR REPLACE TABLE published AS
-SELECT p.posting_id, j.job_id, j.company_id FROM read_parquet($dir || '/jobs.parquet') j, unnest(j.postings) AS u(p);
+SELECT p.posting_id, j.job_id, j.company_id FROM read_parquet($dir || '/jobs*.parquet') j, unnest(j.postings) AS u(p);
 CREATE OR REPLACE TABLE cells AS
 SELECT t.opening_id, p.job_id, count(*)::DOUBLE AS n FROM truth t JOIN published p USING (posting_id) GROUP BY ALL;
 

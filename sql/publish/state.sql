@@ -1,22 +1,29 @@
 -- Stage "state": today's observations folded into the posting state carried between publications.
+-- Descriptions stay in Parquet files (today's, and the carried ones of postings not read today)
+-- behind the view `texts`; tables hold only what is small.
 
 -- name: previous_state
 -- $dir: the publisher's state folder of the previous publication.
-CREATE OR REPLACE TABLE prev_postings AS SELECT * FROM read_parquet($dir || '/postings.parquet');
+CREATE OR REPLACE TABLE prev_postings AS SELECT * FROM read_parquet($dir || '/postings/*/*.parquet', hive_partitioning = false);
 CREATE OR REPLACE TABLE prev_boards AS SELECT * FROM read_parquet($dir || '/boards.parquet');
-CREATE OR REPLACE VIEW prev_texts AS SELECT * FROM read_parquet($dir || '/texts.parquet');
+CREATE OR REPLACE VIEW prev_texts AS SELECT * FROM read_parquet([$dir || '/texts.parquet', $dir || '/carried.parquet']);
 
 -- name: first_state
 -- Before the first publication: no postings, no boards (with the columns a real state has).
 CREATE OR REPLACE TABLE prev_postings AS
 SELECT o.* EXCLUDE (read_at, read_complete),
        []::STRUCT(city VARCHAR, state VARCHAR, country VARCHAR, msa STRUCT(cbsa_code VARCHAR, name VARCHAR))[] AS locations,
-       false AS truncated, NULL::BIGINT AS text_length, NULL::VARCHAR AS text_hash,
+       false AS truncated, NULL::BIGINT AS text_length, NULL::UBIGINT AS text_hash,
        NULL::TIMESTAMPTZ AS first_seen_at, NULL::TIMESTAMPTZ AS last_seen_at, NULL::TIMESTAMPTZ AS listed_at,
-       false AS withdrawn, NULL::VARCHAR AS job_id
+       NULL::TIMESTAMPTZ AS last_fetch_at, NULL::VARCHAR AS status, false AS withdrawn, NULL::VARCHAR AS job_id
 FROM observed o LIMIT 0;
 CREATE OR REPLACE TABLE prev_boards (source VARCHAR, board VARCHAR, last_complete_read_at TIMESTAMPTZ, last_read_at TIMESTAMPTZ);
-CREATE OR REPLACE VIEW prev_texts AS SELECT posting_id, description FROM texts_today LIMIT 0;
+CREATE OR REPLACE VIEW prev_texts AS SELECT * FROM read_parquet($file) LIMIT 0;
+
+-- name: today_texts
+-- $file: today's descriptions, written while loading.
+CREATE OR REPLACE VIEW texts_today AS SELECT * FROM read_parquet($file);
+CREATE OR REPLACE TABLE text_meta AS SELECT posting_id, truncated, text_length, text_hash FROM texts_today;
 
 -- name: boards
 CREATE OR REPLACE TABLE boards AS
@@ -45,14 +52,12 @@ CREATE OR REPLACE TABLE postings AS
 WITH content AS (
   SELECT o.* REPLACE (coalesce(o.work_arrangement, CASE WHEN l.says_remote THEN 'remote' END) AS work_arrangement),
          coalesce(l.locations, []) AS locations,
-         ends_with(coalesce(t.description, ''), '...') OR ends_with(coalesce(t.description, ''), '…') AS truncated,
-         strlen(t.description) AS text_length,
-         md5(t.description) AS text_hash
+         coalesce(t.truncated, false) AS truncated, t.text_length, t.text_hash
   FROM observed o
   LEFT JOIN observed_locations l USING (posting_id)
-  LEFT JOIN texts_today t USING (posting_id)
+  LEFT JOIN text_meta t USING (posting_id)
   UNION ALL BY NAME
-  SELECT p.* EXCLUDE (first_seen_at, last_seen_at, listed_at, withdrawn, job_id),
+  SELECT p.* EXCLUDE (first_seen_at, last_seen_at, listed_at, last_fetch_at, status, withdrawn, job_id),
          NULL::TIMESTAMPTZ AS read_at, NULL::BOOLEAN AS read_complete
   FROM prev_postings p ANTI JOIN observed o USING (posting_id)
 )
@@ -69,13 +74,16 @@ FROM content c
 LEFT JOIN prev_postings p ON p.posting_id = c.posting_id
 LEFT JOIN boards b ON b.source = c.source AND b.board = c.board
 LEFT JOIN withdrawn_today w ON w.posting_id = c.posting_id;
+DROP TABLE observed;
+DROP TABLE text_meta;
+DROP TABLE prev_postings;
 
 -- name: texts
--- Every description in play: today's, and the carried ones of postings not read today.
-CREATE OR REPLACE TABLE texts AS
+-- Every description in play: today's file, and the carried descriptions of postings not read today
+-- (written with the state for the next publication).
+CREATE OR REPLACE TABLE carried_texts AS
+SELECT t.* FROM prev_texts t SEMI JOIN (SELECT posting_id FROM postings WHERE NOT seen_today) s USING (posting_id);
+CREATE OR REPLACE VIEW texts AS
 SELECT posting_id, description FROM texts_today
 UNION ALL
-SELECT t.posting_id, t.description FROM prev_texts t SEMI JOIN (SELECT posting_id FROM postings WHERE NOT seen_today) s USING (posting_id);
-DROP TABLE texts_today;
-DROP TABLE observed;
-DROP TABLE prev_postings;
+SELECT posting_id, description FROM carried_texts;

@@ -1,9 +1,29 @@
--- Stage "write": the publication's files. $dir is the folder being written (renamed into place later).
+-- Writing: the publisher's state (first, so that the jobs can be built from it) and the rest of the
+-- snapshot. $dir is the folder being written (renamed into place at the commit).
+
+-- name: write_state
+-- The publisher's own state for the next publication (never published: it holds board ids). Today's
+-- descriptions are moved in as texts.parquet; carried.parquet holds those kept from earlier days.
+-- Written in the parts the jobs are built in (postings/part=K/), so that building part K reads
+-- only its own postings.
+COPY (
+  SELECT p.* EXCLUDE (prev_job_id, seen_today),
+         CASE WHEN p.withdrawn THEN p.prev_job_id ELSE j.job_id END AS job_id,
+         coalesce(jp.part, -1) AS part
+  FROM postings p LEFT JOIN clustered c USING (posting_id) LEFT JOIN job_ids j USING (cluster)
+  LEFT JOIN job_postings jp USING (posting_id)
+) TO ($dir || '/postings') (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (part));
+COPY carried_texts TO ($dir || '/carried.parquet') (FORMAT parquet, COMPRESSION zstd);
+COPY boards TO ($dir || '/boards.parquet') (FORMAT parquet, COMPRESSION zstd);
+
+-- name: empty_part
+COPY (SELECT p.* EXCLUDE (prev_job_id, seen_today), NULL::VARCHAR AS job_id FROM postings p LIMIT 0) TO $file (FORMAT parquet);
+
+-- name: drop_postings
+DROP TABLE postings;
 
 -- name: write_snapshot
-COPY (SELECT * FROM published_jobs ORDER BY job_updated_at DESC, job_id DESC)
-  TO ($dir || '/jobs.parquet') (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000);
--- An event's job is this snapshot's row for it (all of them lead jobs.parquet: they changed now,
+-- An event's job is this snapshot's row for it (all of them lead their jobs file: they changed now,
 -- so their job_updated_at is this watermark), except for a job that is gone (merged away or
 -- withdrawn): its last published state is carried in the event itself.
 COPY (
@@ -15,23 +35,13 @@ COPY (
 COPY (SELECT * FROM redirects ORDER BY from_job_id) TO ($dir || '/redirects.parquet') (FORMAT parquet, COMPRESSION zstd);
 COPY (SELECT * FROM withdrawn_jobs ORDER BY job_id) TO ($dir || '/withdrawn.parquet') (FORMAT parquet, COMPRESSION zstd);
 
--- name: write_state
--- The publisher's own state for the next publication (never published: it holds board ids).
-COPY (
-  SELECT p.* EXCLUDE (prev_job_id, last_fetch_at, status, seen_today),
-         CASE WHEN p.withdrawn THEN p.prev_job_id ELSE j.job_id END AS job_id
-  FROM postings p LEFT JOIN clustered c USING (posting_id) LEFT JOIN job_ids j USING (cluster)
-) TO ($dir || '/postings.parquet') (FORMAT parquet, COMPRESSION zstd);
-COPY texts TO ($dir || '/texts.parquet') (FORMAT parquet, COMPRESSION zstd);
-COPY boards TO ($dir || '/boards.parquet') (FORMAT parquet, COMPRESSION zstd);
-
 -- name: counts
 SELECT
-  (SELECT count(*) FROM jobs)::BIGINT AS jobs,
+  (SELECT count(*) FROM job_index)::BIGINT AS jobs,
   (SELECT count(*) FROM job_postings)::BIGINT AS postings,
-  (SELECT count(*) FROM jobs WHERE currentness = 'current')::BIGINT AS current,
-  (SELECT count(*) FROM jobs WHERE currentness = 'uncertain')::BIGINT AS uncertain,
-  (SELECT count(*) FROM jobs WHERE currentness = 'not_current')::BIGINT AS not_current,
+  (SELECT count(*) FROM job_index WHERE currentness = 'current')::BIGINT AS current,
+  (SELECT count(*) FROM job_index WHERE currentness = 'uncertain')::BIGINT AS uncertain,
+  (SELECT count(*) FROM job_index WHERE currentness = 'not_current')::BIGINT AS not_current,
   (SELECT count(*) FROM events WHERE type = 'created')::BIGINT AS created,
   (SELECT count(*) FROM events WHERE type = 'updated')::BIGINT AS updated,
   (SELECT count(*) FROM events WHERE type = 'expired')::BIGINT AS expired,

@@ -15,9 +15,11 @@ import { authenticate, issueKey } from '../metering/keys.js';
 const DEMO_KEY_FILE = 'demo-key.json';
 const DEMO_CORPUS = { jobs: 20_000, seed: 20261118, days: 3 };
 
-/** Day 1 of the demo corpus: two days before today (UTC), so the last day is today's. */
-function demoStart(now: Date): string {
-  return new Date(now.getTime() - 2 * 86_400_000).toISOString().slice(0, 10);
+/** Day 1 of the demo corpus, chosen so that the last day's cut-off (06:00 UTC) is the latest one already past. */
+export function demoStart(now: Date, days = DEMO_CORPUS.days): string {
+  const cutoffHourMs = 6 * 3_600_000;
+  const lastDay = Math.floor((now.getTime() - cutoffHourMs) / 86_400_000);
+  return new Date((lastDay - (days - 1)) * 86_400_000).toISOString().slice(0, 10);
 }
 
 /**

@@ -41,7 +41,7 @@ async function intact(snapshotsDir: string, watermark: string): Promise<void> {
   const manifest = await readCatalogManifest(dir);
   const duck = await Duck.open();
   try {
-    const row = await duck.one<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM read_parquet('${join(dir, 'jobs.parquet')}')`);
+    const row = await duck.one<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM read_parquet('${join(dir, 'jobs*.parquet')}')`);
     expect(row!.n).to.equal(manifest.counts.jobs);
   } finally {
     duck.close();

@@ -56,7 +56,7 @@ describe('publish', function () {
       duck.close();
     }
   }
-  const jobs = () => read<Job>('jobs.parquet', 'ORDER BY title, job_id');
+  const jobs = () => read<Job>('jobs*.parquet', 'ORDER BY title, job_id');
   const events = () => read<Event>('events.parquet', 'ORDER BY seq');
 
   it('merges copies of one opening into one job and keeps distinct openings apart', async () => {

@@ -1,23 +1,14 @@
-// Groups postings into openings: union-find over the candidate pairs, strongest evidence first,
-// never joining two postings that the same board listed side by side (one board lists an opening once).
+// Groups postings into openings: union-find over the accepted pairs, strongest evidence first (the
+// strength comes from sql/publish/merge.sql), never joining two postings that one board listed side
+// by side, since a board lists an opening once. Posting numbers are dense (1..n), so the forest and
+// the postings' boards and listing intervals live in typed arrays.
 
-import { createReadStream, createWriteStream } from 'node:fs';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
+import { readFile, writeFile } from 'node:fs/promises';
 
-export interface Pair {
+export interface Edge {
   a: number;
   b: number;
-  url_match: boolean;
-  same_title: boolean;
-  /** How many of the shorter text's lead sentences (its first two long ones) the other text has, of lead_count. */
-  lead_shared: number;
-  lead_count: number;
-  /** Share of the shorter text's sentences found in the other, and how many whole sentences it has. */
-  overlap: number;
-  shorter: number;
-  /** One text is a truncated copy (with no whole sentence of its own) that begins the other word for word. */
-  prefix_match: boolean;
+  strength: number;
 }
 
 export interface Node {
@@ -27,110 +18,96 @@ export interface Node {
   last: number;
 }
 
-/**
- * How strongly a pair says "same opening"; 0 when it does not. Copies start the same way, so the
- * lead sentences must agree; a title that differs beyond its core ("Banker, Retail Banking") asks
- * for more of the text to agree; one listing URL shared by both is evidence of its own.
- */
-export function evidence(pair: Pair): number {
-  const leadAgrees = pair.lead_count > 0 && pair.lead_shared === pair.lead_count;
-  if (pair.url_match && (leadAgrees || (pair.same_title && pair.lead_count === 0))) return 3 + pair.overlap;
-  if (pair.prefix_match && pair.same_title) return 1.5;
-  if (!leadAgrees) return 0;
-  // A copy cut after a sentence or two has nothing but its lead to compare.
-  if (pair.same_title && (pair.overlap >= 0.3 || pair.shorter < 3)) return 2 + pair.overlap;
-  if (pair.overlap >= 0.5) return 1 + pair.overlap;
-  return 0;
-}
+class Forest {
+  private readonly parent: Int32Array;
+  private readonly board: Int32Array;
+  private readonly first: Float64Array;
+  private readonly last: Float64Array;
+  /** Members of each root that has absorbed another (a singleton's only member is itself). */
+  private readonly members = new Map<number, number[]>();
 
-class Components {
-  private readonly parent = new Map<number, number>();
-  /** Per root: board → the [first, last] listing intervals of its postings on that board. */
-  private readonly boards = new Map<number, Map<string, [number, number][]>>();
-
-  constructor(nodes: Iterable<Node>) {
+  constructor(nodes: Node[]) {
+    const size = nodes.reduce((max, n) => Math.max(max, n.id), 0) + 1;
+    this.parent = new Int32Array(size).fill(-1);
+    this.board = new Int32Array(size);
+    this.first = new Float64Array(size);
+    this.last = new Float64Array(size);
+    const boardIds = new Map<string, number>();
     for (const node of nodes) {
-      this.parent.set(node.id, node.id);
-      this.boards.set(node.id, new Map([[node.board, [[node.first, node.last]]]]));
+      this.parent[node.id] = node.id;
+      let board = boardIds.get(node.board);
+      if (board === undefined) boardIds.set(node.board, (board = boardIds.size));
+      this.board[node.id] = board;
+      this.first[node.id] = node.first;
+      this.last[node.id] = node.last;
     }
   }
 
   find(id: number): number {
     let root = id;
-    while (this.parent.get(root) !== root) root = this.parent.get(root)!;
-    let current = id;
-    while (current !== root) {
-      const next = this.parent.get(current)!;
-      this.parent.set(current, root);
-      current = next;
+    while (this.parent[root] !== root) root = this.parent[root]!;
+    while (this.parent[id] !== root) {
+      const next = this.parent[id]!;
+      this.parent[id] = root;
+      id = next;
     }
     return root;
   }
 
+  private membersOf(root: number): number[] {
+    return this.members.get(root) ?? [root];
+  }
+
+  /** Two postings of one board whose listing intervals overlap: one board never lists an opening twice. */
   private conflict(x: number, y: number): boolean {
-    const bx = this.boards.get(x)!;
-    const by = this.boards.get(y)!;
-    const [small, large] = bx.size <= by.size ? [bx, by] : [by, bx];
-    for (const [board, intervals] of small) {
-      const others = large.get(board);
-      if (!others) continue;
-      for (const [f1, l1] of intervals) for (const [f2, l2] of others) if (f1 <= l2 && f2 <= l1) return true;
+    for (const m of this.membersOf(x)) {
+      for (const n of this.membersOf(y)) {
+        if (this.board[m] === this.board[n] && this.first[m]! <= this.last[n]! && this.first[n]! <= this.last[m]!) return true;
+      }
     }
     return false;
   }
 
   /** Joins the components of a and b unless that would put two side-by-side listings of one board together. */
-  union(a: number, b: number): boolean {
+  union(a: number, b: number): void {
     const x = this.find(a);
     const y = this.find(b);
-    if (x === y) return true;
-    if (this.conflict(x, y)) return false;
+    if (x === y || this.conflict(x, y)) return;
     const [keep, drop] = x < y ? [x, y] : [y, x];
-    this.parent.set(drop, keep);
-    const target = this.boards.get(keep)!;
-    for (const [board, intervals] of this.boards.get(drop)!) target.set(board, [...(target.get(board) ?? []), ...intervals]);
-    this.boards.delete(drop);
-    return true;
+    this.parent[drop] = keep;
+    this.members.set(keep, [...this.membersOf(keep), ...this.membersOf(drop)]);
+    this.members.delete(drop);
   }
 
-  ids(): IterableIterator<number> {
-    return this.parent.keys();
+  *roots(): Generator<[number, number]> {
+    for (let id = 0; id < this.parent.length; id++) if (this.parent[id]! >= 0) yield [id, this.find(id)];
   }
 }
 
 /** Clusters the nodes; returns posting number → cluster (the smallest posting number of its cluster). */
-export function cluster(nodes: Iterable<Node>, pairs: Pair[]): Map<number, number> {
-  const components = new Components(nodes);
-  const ranked = pairs
-    .map((pair) => ({ pair, strength: evidence(pair) }))
-    .filter((p) => p.strength > 0)
-    .sort((p, q) => q.strength - p.strength || p.pair.a - q.pair.a || p.pair.b - q.pair.b);
-  for (const { pair } of ranked) components.union(pair.a, pair.b);
-  const result = new Map<number, number>();
-  for (const id of components.ids()) result.set(id, components.find(id));
-  return result;
+export function cluster(nodes: Node[], edges: Edge[]): Map<number, number> {
+  const forest = new Forest(nodes);
+  edges.sort((p, q) => q.strength - p.strength || p.a - q.a || p.b - q.b);
+  for (const edge of edges) forest.union(edge.a, edge.b);
+  return new Map(forest.roots());
 }
 
-async function* jsonLines<T>(path: string): AsyncGenerator<T> {
-  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
-  for await (const line of lines) if (line) yield JSON.parse(line) as T;
+/** The lines of a small CSV file (no quoting: its fields hold no commas). */
+async function csvRows(path: string): Promise<string[][]> {
+  const text = await readFile(path, 'utf8');
+  return text
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => line.split(','));
 }
 
-/** Reads nodes and pairs exported by the merge stage, clusters them and writes {p, root} lines. */
-export async function clusterFiles(nodesPath: string, pairsPath: string, outPath: string): Promise<{ nodes: number; pairs: number; merged: number }> {
-  const nodes: Node[] = [];
-  for await (const node of jsonLines<Node>(nodesPath)) nodes.push(node);
-  const pairs: Pair[] = [];
-  for await (const pair of jsonLines<Pair>(pairsPath)) pairs.push(pair);
-  const clusters = cluster(nodes, pairs);
-  const out = createWriteStream(outPath);
-  let merged = 0;
-  for (const [posting, root] of clusters) {
-    if (posting === root) continue;
-    merged++;
-    if (!out.write(`{"p":${posting},"root":${root}}\n`)) await once(out, 'drain');
-  }
-  out.end();
-  await once(out, 'finish');
-  return { nodes: nodes.length, pairs: pairs.length, merged };
+/** Reads the edges and nodes exported by the merge stage, clusters them and writes "p,root" lines. */
+export async function clusterFiles(nodesPath: string, edgesPath: string, outPath: string): Promise<{ edges: number; merged: number }> {
+  // Board keys are source/board slugs, which hold no comma.
+  const nodes = (await csvRows(nodesPath)).map(([id, board, first, last]) => ({ id: Number(id), board: board!, first: Number(first), last: Number(last) }));
+  const edges = (await csvRows(edgesPath)).map(([a, b, strength]) => ({ a: Number(a), b: Number(b), strength: Number(strength) }));
+  const lines: string[] = [];
+  for (const [posting, root] of cluster(nodes, edges)) if (posting !== root) lines.push(`${posting},${root}\n`);
+  await writeFile(outPath, lines.join(''));
+  return { edges: edges.length, merged: lines.length };
 }

@@ -4,6 +4,8 @@ export class Progress {
   private readonly started = performance.now();
   private stageStarted = performance.now();
   private stage = '';
+  private stagePeak = 0;
+  private sampler: NodeJS.Timeout | undefined;
 
   constructor(private readonly quiet = false) {}
 
@@ -12,6 +14,10 @@ export class Progress {
     this.finishStage();
     this.stage = name;
     this.stageStarted = performance.now();
+    this.stagePeak = process.memoryUsage().rss;
+    // The process's memory is sampled through the stage, so the report shows each stage's peak.
+    this.sampler = setInterval(() => (this.stagePeak = Math.max(this.stagePeak, process.memoryUsage().rss)), 250);
+    this.sampler.unref();
     this.say(`${name}${detail ? ` (${detail})` : ''} ...`);
   }
 
@@ -20,7 +26,11 @@ export class Progress {
   }
 
   finishStage(): void {
-    if (this.stage) this.say(`  done in ${((performance.now() - this.stageStarted) / 1000).toFixed(1)} s, rss ${rssGiB()} GiB`);
+    clearInterval(this.sampler);
+    if (this.stage) {
+      const peak = Math.max(this.stagePeak, process.memoryUsage().rss) / 2 ** 30;
+      this.say(`  done in ${((performance.now() - this.stageStarted) / 1000).toFixed(1)} s, memory ${rssGiB()} GiB (peak ${peak.toFixed(2)} GiB)`);
+    }
     this.stage = '';
   }
 

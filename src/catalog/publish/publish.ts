@@ -2,7 +2,7 @@
 // Everything is written under temporary names; moving the LATEST pointer is the commit, so a crash at
 // any point leaves the previous catalog serving, and a rerun of the same delivery starts clean.
 
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Duck } from '../../db/duckdb.js';
 import { StoreLock } from '../../db/store-lock.js';
@@ -13,7 +13,7 @@ import {
 } from '../layout.js';
 import { writeAtomically } from '../files.js';
 import { commitRelease, loadRegistry, stageRelease } from './registry.js';
-import { buildJobs, defineMacros, diff, foldState, identify, load, merge, normalise, writeFiles } from './stages.js';
+import { buildJobs, defineMacros, diff, foldState, identify, jobParts, load, merge, normalise, textsFile, writeSnapshot, writeState } from './stages.js';
 import { Progress, peakRssGiB } from './progress.js';
 import { finishSnapshot, pruneOld, readCounts } from './commit.js';
 
@@ -65,29 +65,31 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
     await defineMacros(duck);
 
     progress.step('load delivery');
-    await load(duck, delivery, progress);
+    await load(duck, delivery, workDir, progress);
     progress.step('registry');
     const release = delivery.registry ? await stageRelease(duck, options.snapshotsDir, delivery.registry) : null;
     const activeRelease = await loadRegistry(duck, options.snapshotsDir, release);
     progress.step('normalise');
     await normalise(duck, progress);
     progress.step('posting state');
-    await foldState(duck, latest ? pipelineDir(options.dataDir, latest) : null);
+    await foldState(duck, latest ? pipelineDir(options.dataDir, latest) : null, workDir);
     progress.step('merge duplicates');
     await merge(duck, workDir, progress);
     progress.step('identity');
     await identify(duck, previousDir, watermark);
-    progress.step('jobs');
-    await buildJobs(duck, watermark);
+    const snapshotTmp = join(catalogRoot(options.snapshotsDir), `.tmp-${watermark}-${process.pid}`);
+    const stateTmp = join(pipelineRoot(options.dataDir), `.tmp-${watermark}-${process.pid}`);
+    const parts = jobParts(delivery.manifest.postings.reduce((n, f) => n + f.rows, 0));
+    progress.step('state', `${stateTmp}`);
+    await writeState(duck, stateTmp, parts);
+    progress.step('jobs', `${parts} part${parts > 1 ? 's' : ''}`);
+    await buildJobs(duck, watermark, stateTmp, snapshotTmp, parts);
     progress.step('events');
     const clock = options.clock ?? (() => new Date());
     const publishedAt = new Date(Math.max(clock().getTime(), previous ? Date.parse(previous.published_at) + 1 : 0)).toISOString();
-    await diff(duck, previousDir, publishedAt, previous?.events.last_seq ?? 0);
-
+    await diff(duck, previousDir, snapshotTmp, publishedAt, previous?.events.last_seq ?? 0);
     progress.step('write');
-    const snapshotTmp = join(catalogRoot(options.snapshotsDir), `.tmp-${watermark}-${process.pid}`);
-    const stateTmp = join(pipelineRoot(options.dataDir), `.tmp-${watermark}-${process.pid}`);
-    await writeFiles(duck, snapshotTmp, stateTmp);
+    await writeSnapshot(duck, snapshotTmp);
     const counts = await readCounts(duck, previous?.events.last_seq ?? 0, watermark);
     const manifest: CatalogManifest = {
       format: CATALOG_FORMAT,
@@ -103,6 +105,7 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
     duck.close();
     duck = undefined;
     progress.step('commit');
+    await rename(textsFile(workDir), join(stateTmp, 'texts.parquet'));
     await finishSnapshot(snapshotTmp, stateTmp, manifest, options);
     if (release) await commitRelease(options.snapshotsDir, release);
     await writeAtomically(latestPointer(options.snapshotsDir), `${watermark}\n`);

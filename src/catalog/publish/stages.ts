@@ -1,6 +1,7 @@
 // The stages of one publication, each a few named SQL scripts over the work database (sql/publish/).
 
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { Duck } from '../../db/duckdb.js';
 import { runScript } from '../../db/duckdb.js';
@@ -13,24 +14,31 @@ import { clusterFiles } from './cluster.js';
 import type { Progress } from './progress.js';
 
 const MACROS = namedScripts('publish/macros.sql', ['macros']);
-const LOAD = namedScripts('publish/load.sql', ['reads', 'incoming', 'withdrawals', 'no_withdrawals']);
-const LOAD_Q = namedQueries('publish/load.sql', ['incoming_counts', 'raw_locations']);
-const NORMALISE = namedScripts('publish/normalise.sql', ['location_map', 'place_names', 'dictionaries', 'texts_today', 'observed', 'observed_locations', 'drop_incoming']);
-const STATE = namedScripts('publish/state.sql', ['previous_state', 'first_state', 'boards', 'withdrawn_postings', 'postings', 'texts']);
-const MERGE = namedScripts('publish/merge.sql', ['numbered', 'fingerprints', 'pairs', 'export_pairs', 'export_nodes', 'load_clusters']);
+const LOAD = namedScripts('publish/load.sql', ['reads', 'incoming', 'texts_today', 'withdrawals', 'no_withdrawals']);
+const LOAD_Q = namedQueries('publish/load.sql', ['incoming_counts', 'duplicates', 'raw_locations']);
+const NORMALISE = namedScripts('publish/normalise.sql', ['location_map', 'place_names', 'dictionaries', 'observed', 'observed_locations', 'drop_incoming']);
+const STATE = namedScripts('publish/state.sql', ['previous_state', 'first_state', 'today_texts', 'boards', 'withdrawn_postings', 'postings', 'texts']);
+const MERGE = namedScripts('publish/merge.sql', ['numbered', 'fingerprints', 'pairs', 'export_pairs', 'load_clusters']);
 const IDENTITY = namedScripts('publish/identity.sql', ['first_publication', 'previous_publication', 'clustered', 'claims', 'job_ids', 'redirects', 'withdrawn_jobs']);
-const JOBS = namedScripts('publish/jobs.sql', ['job_postings', 'jobs']);
-const EVENTS = namedScripts('publish/events.sql', ['published_jobs', 'prev_jobs_first', 'prev_jobs', 'events']);
-const WRITE = namedScripts('publish/write.sql', ['write_snapshot', 'write_state']);
+const JOBS = namedScripts('publish/jobs.sql', ['job_postings', 'job_part', 'write_part']);
+const EVENTS = namedScripts('publish/events.sql', ['prev_jobs_first', 'prev_jobs', 'events']);
+const WRITE = namedScripts('publish/write.sql', ['write_snapshot', 'write_state', 'empty_part', 'drop_postings']);
 
 export async function defineMacros(duck: Duck): Promise<void> {
   await runScript(duck, MACROS.macros);
 }
 
-/** Reads the delivery and checks that every postings file has the rows its manifest announces. */
-export async function load(duck: Duck, delivery: Delivery, progress: Progress): Promise<void> {
+/** Where a publication's work folder keeps today's descriptions (moved into the state at commit). */
+export const textsFile = (workDir: string) => join(workDir, 'texts.parquet');
+
+/**
+ * Reads the delivery: every postings file must have the rows its manifest announces, and no posting
+ * may appear twice. The descriptions go straight to a Parquet file in the work folder.
+ */
+export async function load(duck: Duck, delivery: Delivery, workDir: string, progress: Progress): Promise<void> {
+  const paths = delivery.postingPaths.join('\n');
   await runScript(duck, LOAD.reads, { path: delivery.readsPath });
-  await runScript(duck, LOAD.incoming, { paths: delivery.postingPaths.join('\n') });
+  await runScript(duck, LOAD.incoming, { paths });
   if (delivery.withdrawalsPath) await runScript(duck, LOAD.withdrawals, { path: delivery.withdrawalsPath });
   else await runScript(duck, LOAD.no_withdrawals);
   const counts = new Map((await duck.all<{ filename: string; rows: number }>(LOAD_Q.incoming_counts)).map((r) => [r.filename, Number(r.rows)]));
@@ -40,7 +48,13 @@ export async function load(duck: Duck, delivery: Delivery, progress: Progress): 
     if (rows !== file.rows) throw new DeliveryError(`${file.path} holds ${rows} postings but the manifest announces ${file.rows}: the delivery is incomplete`);
     total += rows;
   });
+  const twice = await duck.all<{ source: string; board: string; source_posting_id: string; times: number }>(LOAD_Q.duplicates);
+  if (twice.length > 0) {
+    const named = twice.map((d) => `${d.source}/${d.board}/${d.source_posting_id} (${d.times} times)`).join(', ');
+    throw new DeliveryError(`the delivery lists postings more than once: ${named}; each posting may appear once a day`);
+  }
   progress.note(`${total.toLocaleString('en-US')} postings from ${delivery.postingPaths.length} sources`);
+  await runScript(duck, LOAD.texts_today, { paths, file: textsFile(workDir) });
 }
 
 /** Canonical postings: locations are parsed once per distinct text, the rest is SQL. */
@@ -70,26 +84,27 @@ export async function normalise(duck: Duck, progress: Progress): Promise<void> {
   }
   names.closeSync();
   await duck.run('CREATE OR REPLACE TABLE place_names AS SELECT DISTINCT plain_words(name) AS name FROM place_names');
-  for (const name of ['dictionaries', 'texts_today', 'observed', 'observed_locations', 'drop_incoming'] as const) await runScript(duck, NORMALISE[name]);
+  for (const name of ['dictionaries', 'observed', 'observed_locations', 'drop_incoming'] as const) await runScript(duck, NORMALISE[name]);
 }
 
 /** Today's observations folded into the carried posting state; `stateDir` is the previous state or null. */
-export async function foldState(duck: Duck, stateDir: string | null): Promise<void> {
+export async function foldState(duck: Duck, stateDir: string | null, workDir: string): Promise<void> {
+  const file = textsFile(workDir);
   if (stateDir) await runScript(duck, STATE.previous_state, { dir: stateDir });
-  else await runScript(duck, STATE.first_state);
+  else await runScript(duck, STATE.first_state, { file });
+  await runScript(duck, STATE.today_texts, { file });
   for (const name of ['boards', 'withdrawn_postings', 'postings', 'texts'] as const) await runScript(duck, STATE[name]);
 }
 
-/** Candidate pairs in SQL, clustering in JS (it needs union-find with constraints), clusters back in SQL. */
+/** Candidate pairs and their strength in SQL, clustering in JS (union-find with a constraint), clusters back in SQL. */
 export async function merge(duck: Duck, workDir: string, progress: Progress): Promise<void> {
   for (const name of ['numbered', 'fingerprints', 'pairs'] as const) await runScript(duck, MERGE[name]);
-  const nodes = join(workDir, 'nodes.jsonl');
-  const pairs = join(workDir, 'pairs.jsonl');
-  const clusters = join(workDir, 'clusters.jsonl');
-  await runScript(duck, MERGE.export_nodes, { file: nodes });
-  await runScript(duck, MERGE.export_pairs, { file: pairs });
-  const result = await clusterFiles(nodes, pairs, clusters);
-  progress.note(`${result.pairs.toLocaleString('en-US')} candidate pairs, ${result.merged.toLocaleString('en-US')} postings joined another`);
+  const nodes = join(workDir, 'nodes.csv');
+  const edges = join(workDir, 'edges.csv');
+  const clusters = join(workDir, 'clusters.csv');
+  await runScript(duck, MERGE.export_pairs, { pairs: edges, nodes });
+  const result = await clusterFiles(nodes, edges, clusters);
+  progress.note(`${result.edges.toLocaleString('en-US')} pairs of copies, ${result.merged.toLocaleString('en-US')} postings joined another`);
   await runScript(duck, MERGE.load_clusters, { file: clusters });
 }
 
@@ -100,21 +115,45 @@ export async function identify(duck: Duck, previousDir: string | null, watermark
   for (const name of ['clustered', 'claims', 'job_ids', 'redirects', 'withdrawn_jobs'] as const) await runScript(duck, IDENTITY[name], { watermark });
 }
 
-export async function buildJobs(duck: Duck, watermark: string): Promise<void> {
-  await runScript(duck, JOBS.job_postings);
-  await runScript(duck, JOBS.jobs, { watermark });
+/** How many parts the jobs are built in: a part per 400,000 postings keeps each in memory comfortably. */
+export function jobParts(postings: number): number {
+  return Math.max(1, Math.ceil(postings / 400_000));
 }
 
-export async function diff(duck: Duck, previousDir: string | null, publishedAt: string, lastSeq: number): Promise<void> {
-  await runScript(duck, EVENTS.published_jobs);
+/** The jobs file of part k (1-based) of a snapshot. */
+export const jobsFile = (snapshotDir: string, part: number, parts: number) =>
+  join(snapshotDir, parts === 1 ? 'jobs.parquet' : `jobs-${String(part).padStart(2, '0')}-of-${String(parts).padStart(2, '0')}.parquet`);
+
+/** Ranks postings within jobs, then writes the publisher's state in the parts the jobs are built from. */
+export async function writeState(duck: Duck, stateTmp: string, parts: number): Promise<void> {
+  await mkdir(stateTmp, { recursive: true });
+  await runScript(duck, JOBS.job_postings, { parts });
+  await runScript(duck, WRITE.write_state, { dir: stateTmp });
+  for (let part = 0; part < parts; part++) {
+    // A part with no postings still gets an (empty) file, so that every part reads the same way.
+    const folder = join(stateTmp, 'postings', `part=${part}`);
+    if (existsSync(folder)) continue;
+    await mkdir(folder, { recursive: true });
+    await runScript(duck, WRITE.empty_part, { file: join(folder, 'empty.parquet') });
+  }
+  await runScript(duck, WRITE.drop_postings);
+}
+
+/** Builds the jobs part by part, writing each part's file into the snapshot being written. */
+export async function buildJobs(duck: Duck, watermark: string, stateTmp: string, snapshotTmp: string, parts: number): Promise<void> {
+  await mkdir(snapshotTmp, { recursive: true });
+  for (let part = 0; part < parts; part++) {
+    await runScript(duck, JOBS.job_part, { dir: stateTmp, part, watermark });
+    await runScript(duck, JOBS.write_part, { out: jobsFile(snapshotTmp, part + 1, parts) });
+  }
+}
+
+export async function diff(duck: Duck, previousDir: string | null, snapshotTmp: string, publishedAt: string, lastSeq: number): Promise<void> {
   if (previousDir) await runScript(duck, EVENTS.prev_jobs, { dir: previousDir });
-  else await runScript(duck, EVENTS.prev_jobs_first);
+  else await runScript(duck, EVENTS.prev_jobs_first, { file: jobsFile(snapshotTmp, 1, 1).replace(/jobs\.parquet$/, 'jobs*.parquet') });
   await runScript(duck, EVENTS.events, { published_at: publishedAt, last_seq: lastSeq });
 }
 
-export async function writeFiles(duck: Duck, snapshotTmp: string, stateTmp: string): Promise<void> {
-  await mkdir(snapshotTmp, { recursive: true });
-  await mkdir(stateTmp, { recursive: true });
+export async function writeSnapshot(duck: Duck, snapshotTmp: string): Promise<void> {
   await runScript(duck, WRITE.write_snapshot, { dir: snapshotTmp });
-  await runScript(duck, WRITE.write_state, { dir: stateTmp });
 }

@@ -1,0 +1,48 @@
+// The catalog under benchmark: a generated corpus (kept in bench/.cache/ between runs, since the
+// same arguments always give the same bytes) and its publication, timed, with its peak memory.
+
+import { existsSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runCliJson, ROOT } from './cli.js';
+
+export interface CatalogRun {
+  corpus: string;
+  snapshotsDir: string;
+  dataDir: string;
+  generate_s: number | null;
+  publish: { duration_s: number; peak_rss_gib: number; jobs: number; postings: number };
+  merge: { precision: number; recall: number };
+}
+
+/** Generates the corpus once per (jobs, seed), then publishes its day 1 into a fresh folder. */
+export async function benchCatalog(jobs: number, seed: number): Promise<CatalogRun> {
+  const cache = join(ROOT, 'bench', '.cache');
+  const corpus = join(cache, `corpus-${jobs}-seed${seed}`);
+  let generate_s: number | null = null;
+  if (!existsSync(join(corpus, 'manifest.json'))) {
+    process.stderr.write(`generating ${jobs.toLocaleString('en-US')} jobs into ${corpus} ...\n`);
+    const started = performance.now();
+    await runCliJson(['generate', '--jobs', String(jobs), '--seed', String(seed), '--days', '1', '--out', corpus, '--force']);
+    generate_s = (performance.now() - started) / 1000;
+  }
+  const run = join(cache, `run-${jobs}`);
+  await rm(run, { recursive: true, force: true });
+  await mkdir(run, { recursive: true });
+  const dirs = { snapshotsDir: join(run, 'snapshots'), dataDir: join(run, 'data') };
+  const day = join(corpus, 'day-001');
+  process.stderr.write(`publishing ${day} ...\n`);
+  const summary = (await runCliJson(['publish', '--input', day, '--snapshots-dir', dirs.snapshotsDir, '--data-dir', dirs.dataDir])) as {
+    duration_s: number;
+    peak_rss_gib: number;
+    counts: { jobs: number; postings: number };
+  };
+  const report = (await runCliJson(['merge-report', '--input', day, '--snapshots-dir', dirs.snapshotsDir])) as { precision: number; recall: number };
+  return {
+    corpus,
+    ...dirs,
+    generate_s,
+    publish: { duration_s: summary.duration_s, peak_rss_gib: summary.peak_rss_gib, jobs: summary.counts.jobs, postings: summary.counts.postings },
+    merge: { precision: report.precision, recall: report.recall },
+  };
+}

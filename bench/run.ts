@@ -1,15 +1,20 @@
-// The benchmarks: `npm run bench -- [--jobs 20000] [--seed 1] [--quick] [--skip-http] [--duration 10]`.
+// The benchmarks: `npm run bench -- [--jobs 20000] [--seed 1] [--quick] [--skip-http] [--skip-pg] [--duration 10]`.
 // 1. the corpus (generated once per --jobs and --seed, then reused from bench/.cache/);
 // 2. its publication: duration and peak memory of `publish`, precision and recall of the merge;
-// 3. HTTP: the real server over that catalog, each scenario warmed up, then measured with 1 and
-//    with 4 concurrent clients (median, p99, requests per second).
+// 3. HTTP: the real server over that catalog, each scenario (a seeded mix of requests of one route
+//    class) warmed up, then measured with 1 and with 4 concurrent clients (median, p99, requests per
+//    second); the PostgreSQL peer answers the same requests in the same run (median, our ratio);
+// 4. the server's memory (RSS) with the catalog open.
 // It prints one table and writes the same figures as JSON under bench/results/.
 
-import { mkdir, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchCatalog } from './catalog.js';
 import { measure, type Measurement } from './measure.js';
-import { scenarios } from './scenarios.js';
+import { startPgPeer } from './pg-peer.js';
+import { sampleCatalog, scenarios } from './scenarios.js';
 import { startBenchService } from './service.js';
 
 const { values } = parseArgs({
@@ -18,6 +23,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     quick: { type: 'boolean', default: false },
     'skip-http': { type: 'boolean', default: false },
+    'skip-pg': { type: 'boolean', default: false },
     duration: { type: 'string' },
   },
   strict: true,
@@ -25,35 +31,74 @@ const { values } = parseArgs({
 const jobs = Number(values.jobs);
 const seconds = Number(values.duration ?? (values.quick ? 2 : 10));
 
+/** Resident memory of a process, from /proc (Linux). */
+function rssGib(pid: number): number {
+  const kib = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+  return kib / 2 ** 20;
+}
+
 const catalog = await benchCatalog(jobs, Number(values.seed));
 const p = catalog.publish;
 console.log(`corpus   ${jobs.toLocaleString('en-US')} jobs${catalog.generate_s === null ? ' (reused)' : `, generated in ${catalog.generate_s.toFixed(1)} s`}`);
 console.log(`publish  ${p.postings.toLocaleString('en-US')} postings → ${p.jobs.toLocaleString('en-US')} jobs in ${p.duration_s} s, peak memory ${p.peak_rss_gib} GiB`);
 console.log(`merge    precision ${(catalog.merge.precision * 100).toFixed(2)} %, recall ${(catalog.merge.recall * 100).toFixed(2)} %`);
 
-const http: (Measurement & { scenario: string })[] = [];
+interface Row extends Measurement {
+  scenario: string;
+  pgMedianMs: number | null;
+  ratio: number | null;
+}
+const http: Row[] = [];
+let serverRssGib: number | null = null;
 if (!values['skip-http']) {
+  const snapshot = join(catalog.snapshotsDir, 'catalog', (await readFile(join(catalog.snapshotsDir, 'catalog', 'LATEST'), 'utf8')).trim());
+  const sample = await sampleCatalog(snapshot);
   const service = await startBenchService(catalog);
+  const peer = values['skip-pg'] ? null : await startPgPeer(snapshot);
   try {
-    for (const scenario of scenarios(service)) {
+    for (const scenario of scenarios(service, sample)) {
+      let i = 0;
+      const next = () => scenario.requests[i++ % scenario.requests.length]!.request;
+      // The peer answers the same requests, one at a time, in the same run.
+      let pgMedianMs: number | null = null;
+      const peerQueries = scenario.requests.flatMap((r) => (r.peer ? [r.peer] : []));
+      if (peer && peerQueries.length > 0) {
+        const times: number[] = [];
+        for (const q of peerQueries.slice(0, 5)) await peer.query(q.kind, q.params); // warm-up
+        const until = performance.now() + seconds * 1000;
+        for (let k = 0; performance.now() < until || k < peerQueries.length; k++) times.push(await peer.query(peerQueries[k % peerQueries.length]!.kind, peerQueries[k % peerQueries.length]!.params));
+        times.sort((a, b) => a - b);
+        pgMedianMs = times[Math.floor(times.length / 2)]!;
+      }
       for (const connections of [1, 4]) {
-        await measure(() => scenario.request, { connections, seconds: Math.min(1, seconds) }); // warm-up
-        const result = await measure(() => scenario.request, { connections, seconds });
+        await measure(next, { connections, seconds: Math.min(1, seconds) }); // warm-up
+        const result = await measure(next, { connections, seconds });
         if (result.failures > 0) throw new Error(`${scenario.name}: ${result.failures} of ${result.requests} responses were not 2xx`);
-        http.push({ scenario: scenario.name, ...result });
+        http.push({ scenario: scenario.name, ...result, pgMedianMs: connections === 1 ? pgMedianMs : null, ratio: connections === 1 && pgMedianMs ? result.medianMs / pgMedianMs : null });
       }
     }
+    serverRssGib = rssGib(service.pid);
   } finally {
     await service.close();
+    await peer?.stop();
   }
-  const header = ['scenario', 'clients', 'median ms', 'p99 ms', 'req/s'];
-  const rows = http.map((r) => [r.scenario, String(r.connections), r.medianMs.toFixed(2), r.p99Ms.toFixed(2), r.requestsPerSecond.toFixed(0)]);
+  const header = ['scenario', 'clients', 'median ms', 'p99 ms', 'req/s', 'PG median ms', 'ratio'];
+  const rows = http.map((r) => [
+    r.scenario,
+    String(r.connections),
+    r.medianMs.toFixed(2),
+    r.p99Ms.toFixed(2),
+    r.requestsPerSecond.toFixed(0),
+    r.pgMedianMs === null ? '' : r.pgMedianMs.toFixed(2),
+    r.ratio === null ? '' : r.ratio.toFixed(2),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   console.log('');
   for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
+  if (serverRssGib !== null) console.log(`\nserver memory with the catalog open: ${serverRssGib.toFixed(2)} GiB RSS`);
 }
 
 await mkdir(new URL('./results/', import.meta.url), { recursive: true });
 const file = new URL(`./results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`, import.meta.url);
-await writeFile(file, JSON.stringify({ at: new Date().toISOString(), jobs, seconds, catalog, http }, null, 2));
+await writeFile(file, JSON.stringify({ at: new Date().toISOString(), jobs, seconds, catalog, http, server_rss_gib: serverRssGib }, null, 2));
 console.log(`\nwritten to ${file.pathname}`);

@@ -13,6 +13,11 @@ import { createApp } from './http/app.js';
 import type { AppContext } from './http/context.js';
 import { createLogger } from './logger.js';
 import { PublicationWatcher } from './catalog/watcher.js';
+import { join } from 'node:path';
+import { CursorSigner } from './jobs/cursor.js';
+import { QueryEngine } from './jobs/engine.js';
+import { JobsService } from './jobs/service.js';
+import { jobsSnapshotOpener } from './jobs/snapshot.js';
 
 export interface Service {
   url: string;
@@ -36,8 +41,11 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const state = options.store ? undefined : await openState(config, { role: 'server', socket });
   const store = options.store ?? state!.store;
   const publications = new Publications();
-  const ctx: AppContext = { config, store, publications, logger, clock: options.clock ?? (() => new Date()), draining: false };
-  const watcher = new PublicationWatcher(config.snapshotsDir, publications, logger);
+  const engine = await QueryEngine.open({ timeoutMs: config.queryTimeoutMs });
+  const jobs = new JobsService(engine, await CursorSigner.open(config.dataDir));
+  const ctx: AppContext = { config, store, publications, jobs, logger, clock: options.clock ?? (() => new Date()), draining: false };
+  const opener = jobsSnapshotOpener(engine, join(config.dataDir, 'serving'), logger);
+  const watcher = new PublicationWatcher(config.snapshotsDir, publications, logger, opener);
   await watcher.start(config.catalogPollMs);
 
   const server = createServer(createApp(ctx));
@@ -52,7 +60,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const close = () =>
     (closing ??= drain(ctx, server, admin, config.shutdownTimeoutMs).finally(async () => {
       watcher.stop();
-      publications.close();
+      await publications.closeNow();
+      engine.close();
       await state?.close();
     }));
   return { url, ctx, watcher, close };

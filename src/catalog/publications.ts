@@ -88,7 +88,15 @@ export class Publications {
     return { value: slot.value, release: slot.lease() };
   }
 
-  /** Retires everything (shutdown): each closes once its leases end. */
+  /** Shutdown, after the requests have drained: closes everything now. */
+  async closeNow(): Promise<void> {
+    const slots = [this.catalogSlot, this.registrySlot];
+    this.catalogSlot = null;
+    this.registrySlot = null;
+    for (const slot of slots) await slot?.value.close();
+  }
+
+  /** Retires everything: each closes once its leases end. */
   close(): void {
     this.catalogSlot?.retire();
     this.registrySlot?.retire();

@@ -4,11 +4,13 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { StateStore } from '../db/state-store.js';
 import type { Publications } from '../catalog/publications.js';
+import type { JobsService } from '../jobs/service.js';
 
 export interface AppContext {
   config: Config;
   store: StateStore;
   publications: Publications;
+  jobs: JobsService;
   logger: Logger;
   /** The time as the service sees it; tests move it to cross a window, a day or a month without sleeping. */
   clock: () => Date;

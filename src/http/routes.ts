@@ -3,22 +3,24 @@
 import type { Router } from 'express';
 import type { AppContext } from './context.js';
 import { accountHandlers } from './handlers/account.js';
+import { jobHandlers } from './handlers/jobs.js';
 import { pendingHandlers } from './handlers/pending.js';
 
 export function mountRoutes(router: Router, ctx: AppContext): void {
   const account = accountHandlers(ctx);
   const pending = pendingHandlers(ctx);
+  const jobs = jobHandlers(ctx, ctx.jobs);
 
-  router.get('/v1/jobs', pending.needsCatalog);
-  router.post('/v1/jobs/search', pending.needsCatalog);
+  router.get('/v1/jobs', jobs.list);
+  router.post('/v1/jobs/search', jobs.search);
   router.post('/v1/jobs/search/es_dsl', pending.needsCatalog);
-  router.get('/v1/jobs/count', pending.needsCatalog);
+  router.get('/v1/jobs/count', jobs.count);
   router.get('/v1/jobs/changes', pending.needsCatalog);
   router.post('/v1/jobs/exports', pending.exportsUnavailable);
   router.get('/v1/jobs/exports', pending.exportsUnavailable);
   router.get('/v1/jobs/exports/:exportId', pending.exportsUnavailable);
   router.get('/v1/jobs/exports/:exportId/files/:n', pending.exportsUnavailable);
-  router.get('/v1/jobs/:jobId', pending.needsCatalog);
+  router.get('/v1/jobs/:jobId', jobs.one);
 
   router.get('/v1/companies', pending.needsRegistry);
   router.post('/v1/companies/search', pending.needsRegistry);

@@ -61,13 +61,30 @@ export function isValidatorError(error: unknown): error is ValidatorError {
 
 const WHERE: Record<string, string> = { query: 'query parameter', body: 'body property', params: 'path parameter', headers: 'header' };
 
+const JOB_FIELDS = 'job_id, currentness, stale, company_id, employer_name, title, description, work_arrangement, locations, job_first_seen_at, curated_at, job_updated_at, postings, company';
+
+/** What a list parameter's pattern means, said in words instead of the regular expression. */
+const PATTERN_RULES: Record<string, string> = {
+  fields: `must be a comma list of job property names (${JOB_FIELDS})`,
+  country: 'must be up to 10 two-letter ISO country codes, comma-separated',
+  currentness: 'must be a comma list of current, uncertain, not_current',
+  employment_type: 'must be up to 10 comma-separated values',
+  exclude_source: 'must be a comma list of up to 10 sources or source types',
+  pay_currency: 'must be a three-letter ISO 4217 currency code',
+  types: 'must be a comma list of created, updated, expired',
+  include: 'must be a comma list of company and/or source_data',
+};
+
 /** "/query/limit" + "must be <= 1000" → "query parameter 'limit' must be <= 1000". */
 function describe(path: string | undefined, message: string): string {
   const parts = (path ?? '').replace(/^[./]/, '').split(/[./]/).filter(Boolean);
   const [location, ...rest] = parts;
   if (!location || !WHERE[location]) return message;
   if (rest.length === 0) return location === 'body' ? `the request body ${message}` : message;
-  return `${WHERE[location]} '${rest.join('.')}' ${message}`;
+  // A repeated query parameter is validated item by item (fields.0): name the parameter.
+  const name = (location === 'query' ? rest.filter((part) => !/^\d+$/.test(part)) : rest).join('.');
+  const rule = /^must (match pattern|be equal to one of the allowed values)/.test(message) ? PATTERN_RULES[name] : undefined;
+  return `${WHERE[location]} '${name}' ${rule ?? message}`;
 }
 
 /** One sentence naming every offending parameter or property. */

@@ -1,0 +1,182 @@
+-- Opening a catalog snapshot for serving: narrow in-memory tables that the filters of the read API
+-- run over, and the job documents as JSON Lines in the serving cache. Every table is named with the
+-- snapshot's prefix ($p is inlined: table names cannot be parameters), so two snapshots can be open
+-- at once while the server switches.
+--
+-- doc: the job's number in the documents file (the order of the snapshot's jobs files);
+-- ord: its place in the default order, job_updated_at desc, job_id desc.
+
+-- name: files
+-- Where each jobs file starts in the doc numbering (row counts come from the Parquet footers).
+CREATE TABLE {p}files AS
+SELECT filename, (sum(n) OVER (ORDER BY filename) - n)::INTEGER AS base
+FROM (SELECT filename, count(*) AS n FROM read_parquet({files}, filename = true) GROUP BY filename);
+
+-- name: postings
+-- One row per posting; pay per year where its interval says how to get there (unknown: NULL).
+CREATE TABLE {p}postings AS
+WITH numbered AS (
+  SELECT (f.base + file_row_number)::INTEGER AS doc, postings
+  FROM read_parquet({files}, filename = true, file_row_number = true) JOIN {p}files f USING (filename)
+)
+SELECT
+  doc,
+  p.posting_id,
+  lower(p.source) AS source,
+  p.source_class,
+  lower(p.source_data.source_type) AS source_type,
+  p.source_posting_id,
+  p.status,
+  lower(p.employment_type) AS employment_type,
+  p.posted_at,
+  p.last_fetch_at,
+  p.pay IS NOT NULL AS has_pay,
+  p.posting_url IS NOT NULL AS has_posting_url,
+  p.application_url IS NOT NULL AS has_application_url,
+  p.pay.currency AS pay_currency,
+  p.pay.floor * per_year AS pay_floor_year,
+  p.pay.ceiling * per_year AS pay_ceiling_year,
+  p.application_check.result AS check_result,
+  p.application_check.checked_at AS checked_at
+FROM (SELECT doc, unnest(postings) AS p FROM numbered),
+  LATERAL (SELECT CASE p.pay.interval WHEN 'hour' THEN 2080 WHEN 'day' THEN 260 WHEN 'week' THEN 52
+                                      WHEN 'month' THEN 12 WHEN 'year' THEN 1 END AS per_year)
+ORDER BY doc;
+
+-- name: locations
+CREATE TABLE {p}locations AS
+WITH numbered AS (
+  SELECT (f.base + file_row_number)::INTEGER AS doc, locations
+  FROM read_parquet({files}, filename = true, file_row_number = true) JOIN {p}files f USING (filename)
+)
+SELECT
+  doc,
+  lower(l.city) AS city,
+  upper(l.state) AS state,
+  upper(l.country) AS country,
+  l.msa.cbsa_code AS cbsa_code,
+  lower(concat_ws(', ', l.city, l.state, l.country, l.msa.name)) AS text
+FROM (SELECT doc, unnest(locations) AS l FROM numbered)
+ORDER BY doc;
+
+-- name: codes
+-- Small numbers for the values of the low-cardinality posting and location columns. The first 62
+-- values of each kind get a bit in the jobs' masks below; a filter on a value with no bit (a
+-- catalog with more distinct values) falls back to a join with the postings or locations.
+CREATE TABLE {p}codes AS
+SELECT kind, value, (row_number() OVER (PARTITION BY kind ORDER BY value) - 1)::INTEGER AS code
+FROM (
+  SELECT DISTINCT 'source' AS kind, source AS value FROM {p}postings
+  UNION SELECT DISTINCT 'source_class', source_class FROM {p}postings
+  UNION SELECT DISTINCT 'source_type', source_type FROM {p}postings
+  UNION SELECT DISTINCT 'status', status FROM {p}postings
+  UNION SELECT DISTINCT 'employment_type', employment_type FROM {p}postings
+  UNION SELECT DISTINCT 'pay_currency', pay_currency FROM {p}postings
+  UNION SELECT DISTINCT 'check_result', check_result FROM {p}postings
+  UNION SELECT DISTINCT 'country', country FROM {p}locations
+)
+WHERE value IS NOT NULL;
+
+-- name: masks
+-- Per job, one bit per value some posting (or location) of it has: "a posting from greenhouse" is
+-- (source_mask & bit) <> 0 without touching the postings. has_* masks: bit 0 a posting has it,
+-- bit 1 a posting lacks it.
+CREATE TABLE {p}masks AS
+WITH bits AS (SELECT kind, value, CASE WHEN code < 62 THEN (1::BIGINT << code) ELSE 0::BIGINT END AS bit FROM {p}codes),
+posting_masks AS (
+  SELECT p.doc,
+    bit_or(coalesce(s.bit, 0)) AS source_mask,
+    bit_or(coalesce(c.bit, 0)) AS class_mask,
+    bit_or(coalesce(t.bit, 0)) AS type_mask,
+    bit_or(coalesce(st.bit, 0)) AS status_mask,
+    bit_or(coalesce(e.bit, 0)) AS employment_mask,
+    bit_or(coalesce(cu.bit, 0)) AS currency_mask,
+    bit_or(coalesce(ck.bit, 0)) AS check_mask,
+    bit_or(CASE WHEN p.has_pay THEN 1 ELSE 2 END)::BIGINT AS pay_mask,
+    bit_or(CASE WHEN p.has_posting_url THEN 1 ELSE 2 END)::BIGINT AS posting_url_mask,
+    bit_or(CASE WHEN p.has_application_url THEN 1 ELSE 2 END)::BIGINT AS application_url_mask
+  FROM {p}postings p
+  LEFT JOIN bits s ON s.kind = 'source' AND s.value = p.source
+  LEFT JOIN bits c ON c.kind = 'source_class' AND c.value = p.source_class
+  LEFT JOIN bits t ON t.kind = 'source_type' AND t.value = p.source_type
+  LEFT JOIN bits st ON st.kind = 'status' AND st.value = p.status
+  LEFT JOIN bits e ON e.kind = 'employment_type' AND e.value = p.employment_type
+  LEFT JOIN bits cu ON cu.kind = 'pay_currency' AND cu.value = p.pay_currency
+  LEFT JOIN bits ck ON ck.kind = 'check_result' AND ck.value = p.check_result
+  GROUP BY p.doc
+),
+location_masks AS (
+  SELECT l.doc, bit_or(coalesce(b.bit, 0)) AS country_mask
+  FROM {p}locations l LEFT JOIN bits b ON b.kind = 'country' AND b.value = l.country
+  GROUP BY l.doc
+)
+SELECT * FROM posting_masks FULL JOIN location_masks USING (doc);
+
+-- name: jobs
+-- Coded columns: currentness 0 current, 1 uncertain, 2 not_current; work_arrangement 0 unstated,
+-- 1 remote, 2 hybrid, 3 in_person. Sorted by ord: the default listing reads it in order.
+CREATE TABLE {p}jobs AS
+SELECT
+  (f.base + file_row_number)::INTEGER AS doc,
+  (row_number() OVER (ORDER BY job_updated_at DESC, job_id DESC) - 1)::INTEGER AS ord,
+  job_id,
+  CASE currentness WHEN 'current' THEN 0 WHEN 'uncertain' THEN 1 ELSE 2 END::UTINYINT AS currentness,
+  stale,
+  company_id,
+  lower(employer_name) AS employer_lc,
+  employer_name,
+  CASE work_arrangement WHEN 'remote' THEN 1 WHEN 'hybrid' THEN 2 WHEN 'in_person' THEN 3 ELSE 0 END::UTINYINT AS work_arrangement,
+  description IS NOT NULL AND description <> '' AS has_description,
+  len(list_filter(locations, l -> l.city IS NOT NULL OR l.state IS NOT NULL OR l.country IS NOT NULL OR l.msa IS NOT NULL)) > 0 AS has_location,
+  job_first_seen_at,
+  curated_at,
+  job_updated_at,
+  coalesce(m.source_mask, 0) AS source_mask,
+  coalesce(m.class_mask, 0) AS class_mask,
+  coalesce(m.type_mask, 0) AS type_mask,
+  coalesce(m.status_mask, 0) AS status_mask,
+  coalesce(m.employment_mask, 0) AS employment_mask,
+  coalesce(m.currency_mask, 0) AS currency_mask,
+  coalesce(m.check_mask, 0) AS check_mask,
+  coalesce(m.pay_mask, 0) AS pay_mask,
+  coalesce(m.posting_url_mask, 0) AS posting_url_mask,
+  coalesce(m.application_url_mask, 0) AS application_url_mask,
+  coalesce(m.country_mask, 0) AS country_mask
+FROM read_parquet({files}, filename = true, file_row_number = true) JOIN {p}files f USING (filename)
+  LEFT JOIN {p}masks m ON m.doc = f.base + file_row_number
+ORDER BY ord;
+
+-- name: redirects
+CREATE TABLE {p}redirects AS SELECT from_job_id, to_job_id FROM read_parquet({dir} || '/redirects.parquet');
+
+-- name: withdrawn
+CREATE TABLE {p}withdrawn AS SELECT job_id FROM read_parquet({dir} || '/withdrawn.parquet');
+
+-- name: documents
+-- Each job as the API returns it (timestamps RFC 3339 in UTC with milliseconds), one per line, in
+-- doc order. source_data is kept here and removed unless include=source_data asks for it.
+COPY (
+  SELECT
+    job_id, currentness, stale, company_id, employer_name, title, description, work_arrangement, locations,
+    strftime(job_first_seen_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS job_first_seen_at,
+    strftime(curated_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS curated_at,
+    strftime(job_updated_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS job_updated_at,
+    list_transform(postings, p -> struct_pack(
+      posting_id := p.posting_id, source := p.source, source_class := p.source_class,
+      source_posting_id := p.source_posting_id, posting_url := p.posting_url, application_url := p.application_url,
+      attribution := p.attribution, status := p.status, employment_type := p.employment_type,
+      posted_at := strftime(p.posted_at, '%Y-%m-%dT%H:%M:%S.%gZ'),
+      first_seen_at := strftime(p.first_seen_at, '%Y-%m-%dT%H:%M:%S.%gZ'),
+      last_fetch_at := strftime(p.last_fetch_at, '%Y-%m-%dT%H:%M:%S.%gZ'),
+      pay := p.pay,
+      application_check := CASE WHEN p.application_check IS NULL THEN NULL ELSE struct_pack(
+        result := p.application_check.result,
+        checked_at := strftime(p.application_check.checked_at, '%Y-%m-%dT%H:%M:%S.%gZ')) END,
+      source_data := p.source_data)) AS postings
+  FROM read_parquet({files}, filename = true, file_row_number = true)
+  ORDER BY filename, file_row_number
+) TO {out} (FORMAT json);
+
+-- name: texts
+-- Title and description of every job in doc order, for the text index.
+SELECT title, description FROM read_parquet({files}, filename = true, file_row_number = true) ORDER BY filename, file_row_number;

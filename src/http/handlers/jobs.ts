@@ -1,0 +1,59 @@
+// The jobs read routes (spec 4.2, 4.3, 4.5, 4.7): list, search, count and one job, each over the
+// catalog snapshot pinned for the whole request.
+
+import type { Request, Response } from 'express';
+import { ApiError } from '../../errors.js';
+import { LIST_OPTIONS, readFilters, readListOptions, type JobFilters } from '../../jobs/filters.js';
+import { GROUP_BY, type GroupBy, type JobsService } from '../../jobs/service.js';
+import type { JobsSnapshot } from '../../jobs/snapshot.js';
+import type { AppContext } from '../context.js';
+
+const withoutOptions = (input: Record<string, unknown>) => Object.fromEntries(Object.entries(input).filter(([k]) => !(LIST_OPTIONS as readonly string[]).includes(k)));
+
+export function jobHandlers(ctx: AppContext, jobs: JobsService) {
+  /** Runs `work` on the latest snapshot (503 catalog_unavailable while none), pinned until it ends. */
+  async function pinned<T>(work: (s: JobsSnapshot) => Promise<T>): Promise<T> {
+    const lease = ctx.publications.leaseCatalog();
+    try {
+      return await work(lease.value as JobsSnapshot);
+    } finally {
+      lease.release();
+    }
+  }
+
+  const registry = () => ctx.publications.registry;
+
+  async function list(route: string, input: Record<string, unknown>, from: 'query' | 'body', res: Response): Promise<void> {
+    const filters = readFilters(withoutOptions(input), from);
+    const options = readListOptions(input, filters, from);
+    const page = await pinned((s) => jobs.list(s, registry(), route, filters, options));
+    res.json(page);
+  }
+
+  return {
+    list: (req: Request, res: Response) => list('GET /v1/jobs', req.query, 'query', res),
+
+    search: (req: Request, res: Response) => list('POST /v1/jobs/search', req.body as Record<string, unknown>, 'body', res),
+
+    count: async (req: Request, res: Response): Promise<void> => {
+      const { group_by: groupBy, ...rest } = req.query as Record<string, unknown>;
+      if (groupBy !== undefined && !(GROUP_BY as readonly unknown[]).includes(groupBy)) throw new ApiError('invalid_request', `group_by must be one of ${GROUP_BY.join(', ')}.`);
+      const filters: JobFilters = readFilters(rest, 'query');
+      const result = await pinned(async (s) => ({ ...(await jobs.count(s, filters, groupBy as GroupBy | undefined)), snapshot_watermark: s.watermark }));
+      res.json({ count: result.count, snapshot_watermark: result.snapshot_watermark, ...(result.groups ? { groups: result.groups } : {}) });
+    },
+
+    one: async (req: Request, res: Response): Promise<void> => {
+      const input = req.query as Record<string, unknown>;
+      const options = readListOptions({ fields: input.fields, include: input.include, description_format: input.description_format }, { currentness: [] }, 'query');
+      const result = await pinned(async (s) => ({ outcome: await jobs.one(s, registry(), String(req.params.jobId), options), watermark: s.watermark }));
+      if ('redirect' in result.outcome) {
+        const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
+        const location = `/v1/jobs/${result.outcome.redirect}${query}`;
+        res.status(308).location(location).json({ location });
+        return;
+      }
+      res.json({ data: result.outcome.data, snapshot_watermark: result.watermark });
+    },
+  };
+}

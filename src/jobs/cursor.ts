@@ -1,0 +1,80 @@
+// Jobs cursors (spec 4.12): opaque, signed with HMAC-SHA256, at most 2,048 characters, bound to the
+// route, the projection, the snapshot watermark, the normalised filters, the sort and the page size.
+// A cursor carries where the previous page ended: the last job's place in the default order
+// (sort=updated), or how many ranked jobs were already returned (sort=relevance).
+
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ApiError, invalidRequest } from '../errors.js';
+
+export interface CursorScope {
+  route: string;
+  watermark: string;
+  /** Everything else the cursor is bound to: filters, projection, sort, page size. */
+  binding: string;
+}
+
+interface Payload {
+  r: string;
+  w: string;
+  b: string;
+  /** sort=updated: the ord of the last job returned; sort=relevance: jobs returned so far. */
+  at: number;
+}
+
+export class CursorSigner {
+  private constructor(private readonly key: Buffer) {}
+
+  /** The secret lives in the data folder (created once, readable by the owner only). */
+  static async open(dataDir: string): Promise<CursorSigner> {
+    const path = join(dataDir, 'cursor-secret');
+    try {
+      return new CursorSigner(Buffer.from((await readFile(path, 'utf8')).trim(), 'base64url'));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await mkdir(dataDir, { recursive: true });
+      const key = randomBytes(32);
+      await writeFile(path, `${key.toString('base64url')}\n`, { mode: 0o600, flag: 'wx' }).catch((e: NodeJS.ErrnoException) => {
+        // Another process created it first: read theirs.
+        if (e.code !== 'EEXIST') throw e;
+      });
+      return new CursorSigner(Buffer.from((await readFile(path, 'utf8')).trim(), 'base64url'));
+    }
+  }
+
+  private mac(body: string): Buffer {
+    return createHmac('sha256', this.key).update(body).digest().subarray(0, 18);
+  }
+
+  sign(scope: CursorScope, at: number): string {
+    const payload: Payload = { r: scope.route, w: scope.watermark, b: digest(scope.binding), at };
+    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    return `${body}.${this.mac(body).toString('base64url')}`;
+  }
+
+  /** Where the page after the cursor starts; 400 invalid_request for any cursor not made for this scope. */
+  verify(cursor: string, scope: CursorScope): number {
+    const [body, mac, extra] = cursor.split('.');
+    if (!body || !mac || extra !== undefined) throw invalidRequest('cursor is not a cursor of this API; pass next_cursor exactly as received.');
+    const expected = this.mac(body);
+    const given = Buffer.from(mac, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidRequest('cursor is not a cursor of this API or was altered; pass next_cursor exactly as received.');
+    let payload: Payload;
+    try {
+      payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Payload;
+    } catch {
+      throw new ApiError('internal_error', 'A signed cursor could not be read.');
+    }
+    if (payload.r !== scope.route) throw invalidRequest(`cursor was made by ${payload.r}; use it with the same route.`);
+    if (payload.w !== scope.watermark) {
+      throw invalidRequest(`cursor belongs to catalog snapshot ${payload.w}, and ${scope.watermark} is published now; start again from the first page.`);
+    }
+    if (payload.b !== digest(scope.binding)) {
+      throw invalidRequest('cursor was made for other filters, fields, include, sort or page size; send the same ones as for the first page.');
+    }
+    return payload.at;
+  }
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);

@@ -1,0 +1,248 @@
+// The jobs read core, shared by the HTTP routes and the MCP tools: list (with paging), count (with
+// groups) and one job, over one pinned catalog snapshot.
+//
+// A listing runs in two steps: the structured filters in DuckDB over the narrow serving tables
+// (bound parameters) and the text filters in the inverted indexes; then the page's documents are
+// read from the documents file by offset.
+
+import { listValue, type DuckDBValue } from '@duckdb/node-api';
+import { join } from 'node:path';
+import { ApiError, invalidRequest } from '../errors.js';
+import type { RegistryRelease } from '../catalog/publications.js';
+import { intersect, type DocList } from '../search/inverted-index.js';
+import { parseAdvanced, phraseQuery, plainQuery, type Query } from '../search/query.js';
+import { positiveLexemes } from '../search/query-terms.js';
+import type { CursorSigner } from './cursor.js';
+import type { QueryEngine } from './engine.js';
+import { filterCondition } from './filter-sql.js';
+import { filtersKey, hasRankedText, type JobFilters, type ListOptions } from './filters.js';
+import type { JobsSnapshot } from './snapshot.js';
+
+export interface JobPage {
+  data: Record<string, unknown>[];
+  next_cursor: string | null;
+  snapshot_watermark: string;
+}
+
+export const GROUP_BY = ['employer', 'company_id', 'work_arrangement', 'country', 'state', 'msa', 'employment_type', 'source_class', 'currentness'] as const;
+export type GroupBy = (typeof GROUP_BY)[number];
+
+const TITLE_WEIGHT = 1.0;
+const DESCRIPTION_WEIGHT = 0.1;
+
+interface TextMatch {
+  docs: DocList;
+  /** Lexemes that rank: the positive terms of every text filter sent. */
+  lexemes: Set<string>;
+}
+
+export class JobsService {
+  constructor(
+    private readonly engine: QueryEngine,
+    private readonly cursors: CursorSigner,
+  ) {}
+
+  /** The documents matching the text filters, or null when none is sent. */
+  private textMatch(s: JobsSnapshot, f: JobFilters): TextMatch | null {
+    const parts: DocList[] = [];
+    const lexemes = new Set<string>();
+    const on = (field: 'title' | 'description', query: Query) => {
+      for (const lexeme of positiveLexemes(query)) lexemes.add(lexeme);
+      return s[field].evaluate(query);
+    };
+    if (f.title !== undefined) parts.push(on('title', phraseQuery(f.title)));
+    if (f.title_advanced !== undefined) parts.push(on('title', parseAdvanced(f.title_advanced)));
+    if (f.description !== undefined) parts.push(on('description', plainQuery(f.description)));
+    if (f.description_advanced !== undefined) parts.push(on('description', parseAdvanced(f.description_advanced)));
+    if (f.q !== undefined) {
+      const query = phraseQuery(f.q);
+      const inTitle = on('title', query);
+      const inDescription = on('description', query);
+      parts.push(unionSorted(inTitle, inDescription));
+    }
+    if (parts.length === 0) return null;
+    let docs = parts[0]!;
+    for (const part of parts.slice(1)) docs = intersect(docs, part);
+    return { docs, lexemes };
+  }
+
+  /** Docs (ascending) passing the structured filters, among `within` when given. */
+  private async filtered(s: JobsSnapshot, f: JobFilters, within: DocList | null): Promise<DocList> {
+    const condition = filterCondition(f, s.prefix, s.codes);
+    if (within !== null && within.length === 0) return within;
+    const params: Record<string, DuckDBValue> = { ...condition.params };
+    let restrict = '';
+    if (within !== null) {
+      // The text matches go in as one bound list of document numbers.
+      params.docs = listOf(within);
+      restrict = ' AND j.doc IN (SELECT unnest($docs))';
+    }
+    const rows = await this.engine.rows(`SELECT j.doc FROM ${s.prefix}jobs j WHERE ${condition.sql}${restrict} ORDER BY j.doc`, params);
+    return Uint32Array.from(rows, (r) => r[0] as number);
+  }
+
+  async list(s: JobsSnapshot, registry: RegistryRelease | null, route: string, f: JobFilters, o: ListOptions): Promise<JobPage> {
+    if (o.descriptionFormat === 'html') throw new ApiError('format_unavailable');
+    const scope = { route, watermark: s.watermark, binding: JSON.stringify([filtersKey(f), o.fields, o.include, o.sort, o.limit]) };
+    const at = o.cursor === null ? null : this.cursors.verify(o.cursor, scope);
+    const text = this.textMatch(s, f);
+    let page: number[];
+    let more: boolean;
+    let next: number;
+    if (o.sort === 'updated') {
+      let ords: number[];
+      if (text === null) {
+        const condition = filterCondition(f, s.prefix, s.codes);
+        const after = at === null ? '' : ` AND j.ord > ${Number(at)}`;
+        const rows = await this.engine.rows(
+          `SELECT j.ord FROM ${s.prefix}jobs j WHERE ${condition.sql}${after} ORDER BY j.ord LIMIT ${o.limit + 1}`,
+          condition.params,
+        );
+        ords = rows.map((r) => r[0] as number);
+      } else {
+        const docs = await this.filtered(s, f, text.docs);
+        ords = Array.from(docs, (d) => s.ordOfDoc[d]!).sort((a, b) => a - b);
+        if (at !== null) ords = ords.filter((ord) => ord > at);
+        ords = ords.slice(0, o.limit + 1);
+      }
+      more = ords.length > o.limit;
+      ords = ords.slice(0, o.limit);
+      next = ords.at(-1) ?? 0;
+      page = ords.map((ord) => s.docOfOrd[ord]!);
+    } else {
+      if (!hasRankedText(f) || text === null) throw invalidRequest('sort=relevance needs q, title or description.');
+      const docs = await this.filtered(s, f, text.docs);
+      const ranked = rank(s, docs, text);
+      const start = at ?? 0;
+      page = ranked.slice(start, start + o.limit);
+      more = ranked.length > start + o.limit;
+      next = start + page.length;
+    }
+    const data = await this.documents(s, registry, page, o);
+    return { data, next_cursor: more ? this.cursors.sign(scope, next) : null, snapshot_watermark: s.watermark };
+  }
+
+  async count(s: JobsSnapshot, f: JobFilters, groupBy: GroupBy | undefined): Promise<{ count: number; groups?: { value: string | null; count: number }[] }> {
+    const text = this.textMatch(s, f);
+    const condition = filterCondition(f, s.prefix, s.codes);
+    const params: Record<string, DuckDBValue> = { ...condition.params };
+    let restrict = '';
+    if (text !== null) {
+      if (text.docs.length === 0) return groupBy ? { count: 0, groups: [] } : { count: 0 };
+      params.docs = listOf(text.docs);
+      restrict = ' AND j.doc IN (SELECT unnest($docs))';
+    }
+    const matching = `SELECT j.doc, j.employer_name, j.company_id,
+        [NULL, 'remote', 'hybrid', 'in_person'][j.work_arrangement + 1] AS work_arrangement,
+        ['current', 'uncertain', 'not_current'][j.currentness + 1] AS currentness
+      FROM ${s.prefix}jobs j WHERE ${condition.sql}${restrict}`;
+    if (!groupBy) {
+      const [[count]] = (await this.engine.rows(`SELECT count(*)::INTEGER FROM (${matching})`, params)) as [[number]];
+      return { count };
+    }
+    const p = s.prefix;
+    const grouped: Record<GroupBy, string> = {
+      employer: 'SELECT employer_name AS value, count(*) AS n FROM m GROUP BY ALL',
+      company_id: 'SELECT company_id AS value, count(*) AS n FROM m GROUP BY ALL',
+      work_arrangement: 'SELECT work_arrangement AS value, count(*) AS n FROM m GROUP BY ALL',
+      currentness: 'SELECT currentness AS value, count(*) AS n FROM m GROUP BY ALL',
+      // By location or posting: a job counts once in each group it has a value in; none: null.
+      country: `SELECT value, count(DISTINCT doc) AS n FROM (SELECT m.doc, l.country AS value FROM m LEFT JOIN ${p}locations l USING (doc)) GROUP BY ALL`,
+      state: `SELECT value, count(DISTINCT doc) AS n FROM (SELECT m.doc, CASE WHEN l.state IS NULL THEN NULL ELSE l.country || '-' || l.state END AS value FROM m LEFT JOIN ${p}locations l USING (doc)) GROUP BY ALL`,
+      msa: `SELECT value, count(DISTINCT doc) AS n FROM (SELECT m.doc, l.cbsa_code AS value FROM m LEFT JOIN ${p}locations l USING (doc)) GROUP BY ALL`,
+      employment_type: `SELECT value, count(DISTINCT doc) AS n FROM (SELECT m.doc, ps.employment_type AS value FROM m LEFT JOIN ${p}postings ps USING (doc)) GROUP BY ALL`,
+      source_class: `SELECT value, count(DISTINCT doc) AS n FROM (SELECT m.doc, ps.source_class AS value FROM m LEFT JOIN ${p}postings ps USING (doc)) GROUP BY ALL`,
+    };
+    const rows = await this.engine.rows(
+      `WITH m AS MATERIALIZED (${matching}), g AS (${grouped[groupBy]})
+       SELECT (SELECT count(*) FROM m)::INTEGER, value, n::INTEGER FROM g ORDER BY n DESC, value ASC NULLS LAST LIMIT 25`,
+      params,
+    );
+    const count = rows.length > 0 ? (rows[0]![0] as number) : 0;
+    return { count, groups: rows.map((r) => ({ value: (r[1] as string | null) ?? null, count: r[2] as number })) };
+  }
+
+  /** One job: 200, or 308 to the job it merged into, 410 withdrawn, 404 never published. */
+  async one(s: JobsSnapshot, registry: RegistryRelease | null, jobId: string, o: Pick<ListOptions, 'fields' | 'include' | 'descriptionFormat'>): Promise<{ data: Record<string, unknown> } | { redirect: string }> {
+    const doc = s.docById.get(jobId);
+    if (doc === undefined) {
+      const [redirect] = await this.engine.rows(`SELECT to_job_id FROM ${s.prefix}redirects WHERE from_job_id = $id`, { id: jobId });
+      if (redirect) return { redirect: redirect[0] as string };
+      const [withdrawn] = await this.engine.rows(`SELECT 1 FROM ${s.prefix}withdrawn WHERE job_id = $id`, { id: jobId });
+      if (withdrawn) throw new ApiError('job_withdrawn');
+      throw new ApiError('job_not_found');
+    }
+    if (o.descriptionFormat === 'html') throw new ApiError('format_unavailable');
+    const [data] = await this.documents(s, registry, [doc], { ...o, limit: 1, cursor: null, sort: 'updated' });
+    return { data: data! };
+  }
+
+  /** The page's jobs in the shape asked for: fields, include=company / source_data. */
+  private async documents(s: JobsSnapshot, registry: RegistryRelease | null, docs: number[], o: ListOptions): Promise<Record<string, unknown>[]> {
+    const onlyIds = o.fields !== null && o.fields.length === 1 && o.fields[0] === 'job_id';
+    if (onlyIds) return docs.map((d) => ({ job_id: s.jobIds[d] }));
+    const jobs = await s.readDocuments(docs);
+    const withCompany = o.include.includes('company') || (o.fields?.includes('company') ?? false);
+    const companies = withCompany ? await this.companies(registry, jobs.map((j) => j.company_id as string | null)) : new Map<string, unknown>();
+    return jobs.map((job) => shape(job, o, companies));
+  }
+
+  private async companies(registry: RegistryRelease | null, ids: (string | null)[]): Promise<Map<string, unknown>> {
+    const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+    const found = new Map<string, unknown>();
+    if (!registry || wanted.length === 0) return found;
+    const file = join(registry.dir, 'companies.parquet');
+    const redirects = join(registry.dir, 'redirects.parquet');
+    const rows = await this.engine.rows(
+      `WITH wanted AS (SELECT unnest($ids) AS asked),
+            target AS (SELECT asked, coalesce(r.to_company_id, asked) AS company_id FROM wanted LEFT JOIN read_parquet($redirects) r ON r.from_company_id = asked)
+       SELECT t.asked, to_json(c)::VARCHAR FROM target t JOIN read_parquet($file) c USING (company_id)`,
+      { ids: listOf(wanted), file, redirects },
+    );
+    for (const [asked, json] of rows) found.set(asked as string, JSON.parse(json as string));
+    return found;
+  }
+}
+
+/** A job document cut to the projection. */
+function shape(job: Record<string, unknown>, o: Pick<ListOptions, 'fields' | 'include'>, companies: Map<string, unknown>): Record<string, unknown> {
+  if (job.work_arrangement === null) delete job.work_arrangement;
+  if (!o.include.includes('source_data')) for (const p of job.postings as Record<string, unknown>[]) delete p.source_data;
+  const withCompany = o.include.includes('company') || (o.fields?.includes('company') ?? false);
+  if (withCompany) job.company = job.company_id ? (companies.get(job.company_id as string) ?? null) : null;
+  if (o.fields === null) return job;
+  const out: Record<string, unknown> = { job_id: job.job_id };
+  for (const field of o.fields) if (field in job) out[field] = job[field];
+  if (o.include.includes('company')) out.company = job.company;
+  return out;
+}
+
+/** Matches by relevance (title weighs ten times description), ties by job_id descending. */
+function rank(s: JobsSnapshot, docs: DocList, text: TextMatch): number[] {
+  const scores = new Float64Array(docs.length);
+  s.title.addScores(text.lexemes, docs, scores, TITLE_WEIGHT);
+  s.description.addScores(text.lexemes, docs, scores, DESCRIPTION_WEIGHT);
+  const order = Array.from(docs.keys());
+  order.sort((a, b) => scores[b]! - scores[a]! || (s.jobIds[docs[b]!]! < s.jobIds[docs[a]!]! ? -1 : 1));
+  return order.map((i) => docs[i]!);
+}
+
+function unionSorted(a: DocList, b: DocList): DocList {
+  const merged = new Uint32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i]! < b[j]!)) merged[n++] = a[i++]!;
+    else if (i >= a.length || b[j]! < a[i]!) merged[n++] = b[j++]!;
+    else {
+      merged[n++] = a[i++]!;
+      j++;
+    }
+  }
+  return merged.slice(0, n);
+}
+
+function listOf(values: ArrayLike<number> | string[]): DuckDBValue {
+  return listValue(Array.from(values as ArrayLike<number | string>));
+}

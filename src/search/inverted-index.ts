@@ -1,0 +1,277 @@
+// The inverted index of one text field (job titles, or descriptions) over the documents of a
+// snapshot: for each lexeme, the documents holding it and, per document, its positions. Queries
+// (src/search/query.ts) evaluate to sorted lists of document numbers with PostgreSQL's `@@`
+// semantics; matches() there is the reference the tests hold this evaluator to.
+//
+// Layout (typed arrays, no per-document objects):
+//   terms[t]                      the lexemes, sorted, so a prefix is a range
+//   docs[start[t] .. start[t+1])  the documents of term t, ascending
+//   positions[posStart[k] .. posStart[k+1])   the positions of the k-th (term, document) pair
+
+import { analyze } from './analyze.js';
+import type { Query } from './query.js';
+
+export type DocList = Uint32Array;
+
+class Growable {
+  array: Uint32Array;
+  length = 0;
+  constructor(capacity = 4) {
+    this.array = new Uint32Array(capacity);
+  }
+  push(value: number): void {
+    if (this.length === this.array.length) {
+      const bigger = new Uint32Array(this.array.length * 2);
+      bigger.set(this.array);
+      this.array = bigger;
+    }
+    this.array[this.length++] = value;
+  }
+}
+
+/** Builds an index document by document (documents numbered 0, 1, 2, ... in the order added). */
+export class IndexBuilder {
+  private readonly ids = new Map<string, number>();
+  private readonly termDocs: Growable[] = [];
+  private readonly termPos: Growable[] = [];
+  private readonly termPosEnds: Growable[] = [];
+  private documents = 0;
+
+  add(text: string | null): void {
+    const doc = this.documents++;
+    if (!text) return;
+    const seen = new Map<number, number[]>();
+    for (const { lexeme, position } of analyze(text)) {
+      let id = this.ids.get(lexeme);
+      if (id === undefined) {
+        id = this.ids.size;
+        this.ids.set(lexeme, id);
+        this.termDocs.push(new Growable());
+        this.termPos.push(new Growable());
+        this.termPosEnds.push(new Growable());
+      }
+      let list = seen.get(id);
+      if (!list) seen.set(id, (list = []));
+      list.push(position);
+    }
+    for (const [id, list] of seen) {
+      this.termDocs[id]!.push(doc);
+      const positions = this.termPos[id]!;
+      for (const p of list) positions.push(p);
+      this.termPosEnds[id]!.push(positions.length);
+    }
+  }
+
+  build(): InvertedIndex {
+    const terms = [...this.ids.keys()].sort();
+    const start = new Uint32Array(terms.length + 1);
+    let pairs = 0;
+    let positionCount = 0;
+    for (const [t, term] of terms.entries()) {
+      const id = this.ids.get(term)!;
+      start[t] = pairs;
+      pairs += this.termDocs[id]!.length;
+      positionCount += this.termPos[id]!.length;
+    }
+    start[terms.length] = pairs;
+    const docs = new Uint32Array(pairs);
+    const posStart = new Uint32Array(pairs + 1);
+    const positions = new Uint16Array(positionCount);
+    let k = 0;
+    let p = 0;
+    for (const term of terms) {
+      const id = this.ids.get(term)!;
+      const termDocs = this.termDocs[id]!;
+      const ends = this.termPosEnds[id]!;
+      docs.set(termDocs.array.subarray(0, termDocs.length), k);
+      positions.set(this.termPos[id]!.array.subarray(0, this.termPos[id]!.length), p);
+      for (let i = 0; i < termDocs.length; i++) posStart[k + i] = p + (i === 0 ? 0 : ends.array[i - 1]!);
+      k += termDocs.length;
+      p += this.termPos[id]!.length;
+    }
+    posStart[pairs] = p;
+    return new InvertedIndex(this.documents, terms, start, docs, posStart, positions);
+  }
+}
+
+export class InvertedIndex {
+  private readonly termIds: Map<string, number>;
+
+  constructor(
+    readonly documents: number,
+    readonly terms: string[],
+    private readonly start: Uint32Array,
+    private readonly docs: Uint32Array,
+    private readonly posStart: Uint32Array,
+    private readonly positions: Uint16Array,
+  ) {
+    this.termIds = new Map(terms.map((term, t) => [term, t]));
+  }
+
+  /** Bytes held by the arrays (the lexeme strings aside). */
+  get bytes(): number {
+    return this.start.byteLength + this.docs.byteLength + this.posStart.byteLength + this.positions.byteLength;
+  }
+
+  /** The documents matching a query, ascending. */
+  evaluate(query: Query): DocList {
+    switch (query.kind) {
+      case 'term':
+        return query.prefix ? unionAll(this.prefixTerms(query.lexeme).map((t) => this.termList(t))) : this.termList(this.termIds.get(query.lexeme));
+      case 'phrase':
+        return this.phrase(query.items);
+      case 'and': {
+        const positive = query.args.filter((a) => a.kind !== 'not');
+        const negative = query.args.filter((a): a is Extract<Query, { kind: 'not' }> => a.kind === 'not');
+        let result = positive.length > 0 ? this.evaluate(positive[0]!) : this.all();
+        for (const arg of positive.slice(1)) result = intersect(result, this.evaluate(arg));
+        for (const arg of negative) result = subtract(result, this.evaluate(arg.arg));
+        return result;
+      }
+      case 'or':
+        return unionAll(query.args.map((a) => this.evaluate(a)));
+      case 'not':
+        return subtract(this.all(), this.evaluate(query.arg));
+    }
+  }
+
+  /** How often each of `lexemes` occurs in each of `matches` (ascending), summed as log2(1 + tf) * weight into `scores`. */
+  addScores(lexemes: Iterable<string>, matches: DocList, scores: Float64Array, weight: number): void {
+    for (const lexeme of lexemes) {
+      const t = this.termIds.get(lexeme);
+      if (t === undefined) continue;
+      let i = 0;
+      for (let k = this.start[t]!; k < this.start[t + 1]! && i < matches.length; k++) {
+        const doc = this.docs[k]!;
+        while (i < matches.length && matches[i]! < doc) i++;
+        if (i < matches.length && matches[i] === doc) scores[i]! += weight * Math.log2(1 + this.posStart[k + 1]! - this.posStart[k]!);
+      }
+    }
+  }
+
+  private all(): DocList {
+    const list = new Uint32Array(this.documents);
+    for (let i = 0; i < list.length; i++) list[i] = i;
+    return list;
+  }
+
+  private termList(t: number | undefined): DocList {
+    return t === undefined ? new Uint32Array(0) : this.docs.subarray(this.start[t], this.start[t + 1]);
+  }
+
+  /** Term numbers whose lexeme starts with `prefix` (a range, since terms are sorted). */
+  private prefixTerms(prefix: string): number[] {
+    let lo = 0;
+    let hi = this.terms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.terms[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const found: number[] = [];
+    for (let t = lo; t < this.terms.length && this.terms[t]!.startsWith(prefix); t++) found.push(t);
+    return found;
+  }
+
+  /** The positions of term t in `doc`, or undefined when it does not occur there. */
+  private positionsOf(t: number, doc: number): Uint16Array | undefined {
+    let lo = this.start[t]!;
+    let hi = this.start[t + 1]!;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.docs[mid]! < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo >= this.start[t + 1]! || this.docs[lo] !== doc) return undefined;
+    return this.positions.subarray(this.posStart[lo], this.posStart[lo + 1]);
+  }
+
+  /** Documents where the items occur at their offsets from one another (PostgreSQL's <N> chain). */
+  private phrase(items: Extract<Query, { kind: 'phrase' }>['items']): DocList {
+    if (items.length === 0) return new Uint32Array(0);
+    const termSets = items.map((item) => (item.prefix ? this.prefixTerms(item.lexeme) : [this.termIds.get(item.lexeme)].filter((t) => t !== undefined)));
+    let candidates = unionAll(termSets[0]!.map((t) => this.termList(t)));
+    for (const set of termSets.slice(1)) candidates = intersect(candidates, unionAll(set.map((t) => this.termList(t))));
+    if (items.length === 1) return candidates;
+    const out = new Growable(Math.max(4, candidates.length));
+    for (const doc of candidates) {
+      const sets = termSets.map((terms) => {
+        const found = new Set<number>();
+        for (const t of terms) for (const p of this.positionsOf(t, doc) ?? []) found.add(p);
+        return found;
+      });
+      const base = items[0]!.offset;
+      let ok = false;
+      for (const p of sets[0]!) {
+        if (items.every((item, i) => sets[i]!.has(p + item.offset - base))) {
+          ok = true;
+          break;
+        }
+      }
+      if (ok) out.push(doc);
+    }
+    return out.array.slice(0, out.length);
+  }
+}
+
+export function intersect(a: DocList, b: DocList): DocList {
+  if (a.length > b.length) [a, b] = [b, a];
+  const out = new Uint32Array(a.length);
+  let n = 0;
+  let j = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    // Gallop through the longer list.
+    let step = 1;
+    while (j + step < b.length && b[j + step]! < x) step *= 2;
+    let lo = j;
+    let hi = Math.min(j + step, b.length);
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (b[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    j = lo;
+    if (j < b.length && b[j] === x) out[n++] = x;
+  }
+  return out.slice(0, n);
+}
+
+export function subtract(a: DocList, b: DocList): DocList {
+  const out = new Uint32Array(a.length);
+  let n = 0;
+  let j = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    while (j < b.length && b[j]! < x) j++;
+    if (j >= b.length || b[j] !== x) out[n++] = x;
+  }
+  return out.slice(0, n);
+}
+
+export function union(a: DocList, b: DocList): DocList {
+  const out = new Uint32Array(a.length + b.length);
+  let n = 0;
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = i < a.length ? a[i]! : Infinity;
+    const y = j < b.length ? b[j]! : Infinity;
+    if (x <= y) {
+      out[n++] = x;
+      i++;
+      if (x === y) j++;
+    } else {
+      out[n++] = y;
+      j++;
+    }
+  }
+  return out.slice(0, n);
+}
+
+export function unionAll(lists: DocList[]): DocList {
+  if (lists.length === 0) return new Uint32Array(0);
+  let result = lists[0]!;
+  for (const list of lists.slice(1)) result = union(result, list);
+  return result;
+}

@@ -1,0 +1,317 @@
+import { expect } from 'chai';
+import { join } from 'node:path';
+import { publish } from '../../src/catalog/publish/publish.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { writeDay, type TestPosting } from '../support/delivery.js';
+
+interface Job {
+  job_id: string;
+  title?: string;
+  employer_name?: string;
+  currentness?: string;
+  company_id?: string | null;
+  work_arrangement?: string;
+  locations?: { city: string | null; state: string | null; country: string | null; msa: { cbsa_code: string } | null }[];
+  postings?: { source: string; source_data?: { source_type: string }; pay: unknown; status: string }[];
+  company?: { company_id: string; name: string } | null;
+}
+interface Page {
+  data: Job[];
+  next_cursor: string | null;
+  snapshot_watermark: string;
+}
+interface ErrorBody {
+  error: { code: string; message: string };
+}
+
+const NORTHWIND = '44444444-4444-4444-8444-444444444444';
+const description = (topic: string) =>
+  `${topic} is what this role is about, and you will own it from the first day. ` +
+  `You will work with a small team on ${topic.toLowerCase()} and report to the head of operations. ` +
+  'We offer health insurance and a retirement plan.';
+
+// Day 1: six openings. A has two copies (an ATS board and an aggregator) that merge into one job.
+const DAY1: TestPosting[] = [
+  { source: 'greenhouse', board: 'northwind', id: 'a1', opening: 'A', title: 'Logistics Planner', description: description('Route planning for the regional fleet'), company: NORTHWIND },
+  { source: 'indeed', board: 'feed', id: 'a2', opening: 'A', title: 'Logistics Planner', description: description('Route planning for the regional fleet'), pay: null, company: NORTHWIND },
+  {
+    source: 'lever', board: 'acme', id: 'b1', opening: 'B', employer: 'Acme Robotics', domain: 'acme-robotics.example', title: 'Senior Robotics Engineer',
+    description: description('Motion control software in Python and C++'), locations: ['Toronto, ON, Canada'], work_arrangement: 'Remote', employment_type: 'CONTRACT',
+    pay: { currency: 'CAD', min: 50, max: 70, interval: 'HOUR' }, posting_url: null, application_url: 'https://acme-robotics.example/apply/b1',
+  },
+  { source: 'greenhouse', board: 'northwind', id: 'c1', opening: 'C', title: 'Warehouse Associate', description: description('Receiving and shipping in the warehouse'), locations: ['Austin, TX'], pay: null, check: 'closed', company: NORTHWIND },
+  {
+    source: 'workday', board: 'hb', id: 'd1', opening: 'D', employer: 'HB', domain: 'hb.example', title: 'Data Engineer', description: description('Data pipelines in Python and SQL'),
+    locations: ['London, United Kingdom'], work_arrangement: 'Hybrid', pay: { currency: 'GBP', min: 50000, max: 60000, interval: 'YEAR' },
+  },
+  { source: 'greenhouse', board: 'northwind', id: 'e1', opening: 'E', title: 'Fleet Manager', description: description('Managing the fleet of trucks and their drivers'), locations: ['Chicago, IL'], employment_type: 'PART_TIME', pay: { currency: 'USD', min: 30, max: 40, interval: 'HOUR' }, company: NORTHWIND },
+  { source: 'greenhouse', board: 'northwind', id: 'f1', opening: 'F', title: 'Dispatcher', description: description('Dispatching drivers at night'), locations: ['Chicago, IL', 'Austin, TX'], pay: { currency: 'USD', min: 70000, max: 75000, interval: 'UNKNOWN' }, company: NORTHWIND },
+];
+
+describe('jobs read API', function () {
+  this.timeout(90_000);
+  let app: TestApp;
+  let key: string;
+  const byTitle = new Map<string, Job>();
+
+  const list = async (query: string) => {
+    const r = await app.api.get<Page>(`/v1/jobs?${query}`, { key });
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    return r.body;
+  };
+  const titles = async (query: string) => (await list(query)).data.map((j) => j.title).sort();
+  const refused = async (query: string) => {
+    const r = await app.api.get<ErrorBody>(`/v1/jobs?${query}`, { key });
+    expect(r.status, `${query}: ${JSON.stringify(r.body)}`).to.equal(400);
+    expect(r.body.error.code).to.equal('invalid_request');
+    return r.body.error.message;
+  };
+
+  before(async () => {
+    app = await startTestApp(process.env.DEBUG_LOG ? { logLevel: 'error' } : {});
+    ({ key } = await app.account());
+    const root = join(app.config.dataDir, '..', 'delivery');
+    const registry = { release_id: 'r-1', companies: [{ company_id: NORTHWIND, name: 'Northwind Logistics', domain: 'northwind-logistics.com' }] };
+    const day = await writeDay(root, 1, { postings: DAY1, registry });
+    await publish({ input: day, snapshotsDir: app.config.snapshotsDir, dataDir: app.config.dataDir, quiet: true, memoryLimit: '1GB' });
+    await app.service.watcher.check();
+    for (const job of (await list('currentness=current,uncertain,not_current')).data) byTitle.set(job.title!, job);
+  });
+  after(() => app.close());
+
+  describe('listing', () => {
+    it('lists current jobs by default, newest first, merged copies as one job with every posting', async () => {
+      const page = await list('');
+      expect(page.data.map((j) => j.title)).to.not.include('Warehouse Associate');
+      expect(page.data).to.have.length(5);
+      const planner = page.data.find((j) => j.title === 'Logistics Planner')!;
+      expect(planner.postings!.map((p) => p.source).sort()).to.deep.equal(['greenhouse', 'indeed']);
+      expect(planner.postings![0]).to.not.have.property('source_data');
+      const ids = page.data.map((j) => j.job_id);
+      expect(page.next_cursor).to.equal(null);
+      expect(ids).to.have.length(new Set(ids).size);
+    });
+
+    it('pages with signed cursors: every match exactly once, next_cursor null on the last page', async () => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const page: Page = await list(`currentness=current,uncertain,not_current&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        seen.push(...page.data.map((j) => j.job_id));
+        cursor = page.next_cursor;
+        pages++;
+      } while (cursor);
+      expect(pages).to.equal(3);
+      expect(seen.sort()).to.deep.equal([...byTitle.values()].map((j) => j.job_id).sort());
+    });
+
+    it('refuses a cursor used with other filters, another page size, or altered', async () => {
+      const first = await list('limit=2');
+      const cursor = encodeURIComponent(first.next_cursor!);
+      expect(await refused(`limit=3&cursor=${cursor}`)).to.match(/page size/);
+      expect(await refused(`limit=2&company=north&cursor=${cursor}`)).to.match(/other filters/);
+      expect(await refused(`limit=2&fields=title&cursor=${cursor}`)).to.match(/fields/);
+      const altered = first.next_cursor!.replace(/^./, (c) => (c === 'e' ? 'f' : 'e'));
+      expect(await refused(`limit=2&cursor=${encodeURIComponent(altered)}`)).to.match(/altered|not a cursor/);
+      expect(await refused('limit=2&cursor=garbage')).to.match(/not a cursor/);
+    });
+
+    it('shapes jobs with fields and include without changing which jobs match', async () => {
+      const page = await list('fields=title,locations&currentness=current');
+      expect(page.data).to.have.length(5);
+      for (const job of page.data) expect(Object.keys(job).sort()).to.deep.equal(['job_id', 'locations', 'title']);
+      const withData = await list('include=source_data,company&title=Logistics%20Planner');
+      const planner = withData.data[0]!;
+      expect(planner.postings!.every((p) => typeof p.source_data?.source_type === 'string')).to.equal(true);
+      expect(planner.company).to.include({ company_id: NORTHWIND, name: 'Northwind Logistics' });
+      const hb = (await list('include=company&company=HB')).data[0]!;
+      expect(hb.company).to.equal(null);
+      const ids = await list('fields=job_id&limit=1000&currentness=current');
+      expect(ids.data.map((j) => Object.keys(j))).to.deep.equal(Array(5).fill(['job_id']));
+    });
+
+    it('answers 503 for description_format=html, after checking the other parameters', async () => {
+      const r = await app.api.get<ErrorBody>('/v1/jobs?description_format=html', { key });
+      expect(r.status).to.equal(503);
+      expect(r.body.error.code).to.equal('format_unavailable');
+    });
+  });
+
+  describe('filters', () => {
+    it('company: contains, case-insensitive; a term of 1-2 characters is the whole name or its first word', async () => {
+      expect(await titles('company=ROBOT')).to.deep.equal(['Senior Robotics Engineer']);
+      expect(await titles('company=hb')).to.deep.equal(['Data Engineer']);
+      expect(await titles('company=ac')).to.deep.equal([]);
+      expect(await titles(`company_id=${NORTHWIND}`)).to.deep.equal(['Dispatcher', 'Fleet Manager', 'Logistics Planner']);
+      expect(await titles('company_linked=false')).to.deep.equal(['Data Engineer', 'Senior Robotics Engineer']);
+    });
+
+    it('locations: city, state alone (US) or with country, country lists, msa, free text', async () => {
+      expect(await titles('city=chic')).to.deep.equal(['Dispatcher', 'Fleet Manager', 'Logistics Planner']);
+      expect(await titles('state=tx&currentness=current,not_current')).to.deep.equal(['Dispatcher', 'Warehouse Associate']);
+      expect(await titles('state=ON')).to.deep.equal([]);
+      expect(await titles('state=ON&country=ca')).to.deep.equal(['Senior Robotics Engineer']);
+      expect(await titles('country=GB,CA')).to.deep.equal(['Data Engineer', 'Senior Robotics Engineer']);
+      expect(await titles('msa=16980')).to.deep.equal(['Dispatcher', 'Fleet Manager', 'Logistics Planner']);
+      expect(await titles('location=london')).to.deep.equal(['Data Engineer']);
+      expect(await titles('has_location=true&country=US')).to.have.length(3);
+    });
+
+    it('work arrangement and its alias; employment types; sources', async () => {
+      expect(await titles('work_arrangement=remote')).to.deep.equal(['Senior Robotics Engineer']);
+      expect(await titles('remote_type=hybrid')).to.deep.equal(['Data Engineer']);
+      expect(await refused('remote_type=hybrid&work_arrangement=hybrid')).to.match(/remote_type/);
+      expect(await titles('employment_type=Contract,part-time')).to.deep.equal(['Fleet Manager', 'Senior Robotics Engineer']);
+      expect(await titles('source=indeed')).to.deep.equal(['Logistics Planner']);
+      expect(await titles('source_class=aggregator')).to.deep.equal(['Logistics Planner']);
+      expect(await titles('source_type=AGGREGATOR_API')).to.deep.equal(['Logistics Planner']);
+      // A job still matches through another posting of a source not excluded.
+      expect(await titles('exclude_source=greenhouse')).to.deep.equal(['Data Engineer', 'Logistics Planner', 'Senior Robotics Engineer']);
+      expect(await titles('exclude_source=greenhouse,aggregator_api')).to.deep.equal(['Data Engineer', 'Senior Robotics Engineer']);
+      expect(await titles('exclude_source=')).to.have.length(5);
+    });
+
+    it('postings: posting_id, source_posting_id, status, URLs', async () => {
+      expect(await titles('source_posting_id=b1')).to.deep.equal(['Senior Robotics Engineer']);
+      expect(await titles('has_posting_url=false')).to.deep.equal(['Senior Robotics Engineer']);
+      expect(await titles('has_application_url=true')).to.deep.equal(['Senior Robotics Engineer']);
+      expect(await titles('posting_status=no_longer_listed')).to.deep.equal([]);
+      const planner = byTitle.get('Logistics Planner')!;
+      const postingId = (await list(`job_id=${planner.job_id}`)).data[0]!.postings![0] as unknown as { posting_id: string };
+      expect(await titles(`posting_id=${postingId.posting_id}`)).to.deep.equal(['Logistics Planner']);
+    });
+
+    it('pay: per year, one posting, never across currencies, unknown interval never matches', async () => {
+      expect(await titles('has_pay=true')).to.deep.equal(['Data Engineer', 'Dispatcher', 'Fleet Manager', 'Logistics Planner', 'Senior Robotics Engineer']);
+      // Logistics Planner's aggregator copy has no pay: a posting without pay.
+      expect(await titles('has_pay=false')).to.deep.equal(['Logistics Planner']);
+      // 30-40 USD an hour is 62,400-83,200 a year.
+      expect(await titles('pay_currency=usd&pay_min=62400')).to.deep.equal(['Fleet Manager']);
+      expect(await titles('pay_currency=USD&pay_min=60000&pay_max=80000')).to.deep.equal(['Logistics Planner']);
+      expect(await titles('pay_min=100000')).to.deep.equal(['Senior Robotics Engineer']);
+      expect(await titles('pay_currency=GBP')).to.deep.equal(['Data Engineer']);
+      expect(await refused('pay_min=100&pay_max=99.99')).to.match(/pay_max/);
+      expect(await refused('pay_min=1.001')).to.match(/pay_min/);
+    });
+
+    it('currentness, active, stale and application checks', async () => {
+      expect(await titles('currentness=not_current')).to.deep.equal(['Warehouse Associate']);
+      expect(await titles('active=false')).to.deep.equal(['Warehouse Associate']);
+      expect(await titles('active=true')).to.have.length(5);
+      expect(await refused('active=true&currentness=current')).to.match(/active/);
+      expect(await titles('application_check=closed&currentness=not_current')).to.deep.equal(['Warehouse Associate']);
+      expect(await titles('stale=true')).to.deep.equal([]);
+      expect(await titles('stale=false')).to.have.length(5);
+    });
+
+    it('dates: a plain date is the start or the end of that UTC day', async () => {
+      expect(await titles('posted_since=2026-10-30')).to.have.length(5);
+      expect(await titles('posted_until=2026-10-30')).to.have.length(5);
+      expect(await titles('posted_since=2026-10-31')).to.deep.equal([]);
+      expect(await titles('published_since=2026-10-30T12:00:00Z')).to.have.length(5);
+      expect(await titles('posted_since=2026-10-30T12:00:00.001Z')).to.deep.equal([]);
+      expect(await refused('posted_since=2026-10-30&published_since=2026-10-30')).to.match(/published_since/);
+      expect(await titles('updated_since=2026-11-01&first_seen_until=2026-11-01')).to.have.length(5);
+      expect(await titles('curated_until=2026-10-31')).to.deep.equal([]);
+    });
+  });
+
+  describe('text search', () => {
+    it('title is a phrase in order; q the phrase in title or description; description all words', async () => {
+      expect(await titles('title=robotics%20engineer')).to.deep.equal(['Senior Robotics Engineer']);
+      expect(await titles('title=engineer%20robotics')).to.deep.equal([]);
+      expect(await titles('q=python')).to.deep.equal(['Data Engineer', 'Senior Robotics Engineer']);
+      expect(await titles('q=fleet')).to.deep.equal(['Fleet Manager', 'Logistics Planner']);
+      expect(await titles('description=drivers%20night')).to.deep.equal(['Dispatcher']);
+      expect(await titles('description=night%20drivers%20trucks')).to.deep.equal([]);
+    });
+
+    it('ranks title matches above description matches', async () => {
+      const page = await list('q=fleet');
+      expect(page.data.map((j) => j.title)).to.deep.equal(['Fleet Manager', 'Logistics Planner']);
+      const updated = await list('q=fleet&sort=updated');
+      expect(updated.data).to.have.length(2);
+    });
+
+    it('Boolean searches: operators, prefixes, phrases; a positive term is required', async () => {
+      expect(await titles('title_advanced=engineer%20AND%20NOT%20data')).to.deep.equal(['Senior Robotics Engineer']);
+      expect(await titles('title_advanced=dispatch:*%20|%20planner')).to.deep.equal(['Dispatcher', 'Logistics Planner']);
+      expect(await titles('description_advanced=%22regional%20fleet%22')).to.deep.equal(['Logistics Planner']);
+      expect(await titles('description_advanced=python%20!sql')).to.deep.equal(['Senior Robotics Engineer']);
+      expect(await refused('title_advanced=NOT%20engineer')).to.match(/title_advanced/);
+      expect(await refused('title_advanced=(engineer')).to.match(/title_advanced/);
+      expect(await refused('sort=relevance&title_advanced=engineer')).to.match(/sort=relevance/);
+    });
+  });
+
+  describe('validation', () => {
+    it('names the parameter in each 400', async () => {
+      expect(await refused('fields=title,salary')).to.match(/'fields' must be a comma list of job property names/);
+      expect(await refused('limit=251')).to.match(/limit/);
+      expect(await refused('limit=0')).to.match(/limit/);
+      expect((await list('limit=1000&fields=job_id')).data).to.have.length(5);
+      expect(await refused('job_id=not-a-uuid')).to.match(/job_id/);
+      expect(await refused('posted_since=2026-02-30')).to.match(/posted_since/);
+      expect(await refused('sort=relevance')).to.match(/sort/);
+    });
+  });
+
+  describe('POST /v1/jobs/search', () => {
+    it('takes the filters as JSON with arrays where the spec allows them', async () => {
+      const r = await app.api.post<Page>('/v1/jobs/search', { country: ['GB', 'CA'], currentness: ['current'], fields: ['title'], has_pay: true, pay_min: 50000 }, { key });
+      expect(r.status, JSON.stringify(r.body)).to.equal(200);
+      expect(r.body.data.map((j) => j.title).sort()).to.deep.equal(['Data Engineer', 'Senior Robotics Engineer']);
+    });
+
+    it('refuses strings for booleans and numbers, a string currentness and unknown keys', async () => {
+      for (const body of [{ has_pay: 'true' }, { pay_min: '100' }, { currentness: 'current' }, { colour: 'red' }, { limit: '5' }]) {
+        const r = await app.api.post<ErrorBody>('/v1/jobs/search', body, { key });
+        expect(r.status, JSON.stringify(body)).to.equal(400);
+        expect(r.body.error.code).to.equal('invalid_request');
+      }
+    });
+
+    it('pages with next_cursor sent as cursor in the body', async () => {
+      const first = await app.api.post<Page>('/v1/jobs/search', { limit: 3 }, { key });
+      const second = await app.api.post<Page>('/v1/jobs/search', { limit: 3, cursor: first.body.next_cursor }, { key });
+      expect(second.status).to.equal(200);
+      expect([...first.body.data, ...second.body.data].map((j) => j.job_id).sort()).to.deep.equal((await list('')).data.map((j) => j.job_id).sort());
+      const other = await app.api.get<ErrorBody>(`/v1/jobs?limit=3&cursor=${encodeURIComponent(first.body.next_cursor!)}`, { key });
+      expect(other.status).to.equal(400);
+    });
+  });
+
+  describe('GET /v1/jobs/count', () => {
+    it('counts what the listing returns, with exact groups', async () => {
+      const r = await app.api.get<{ count: number; snapshot_watermark: string; groups?: { value: string | null; count: number }[] }>('/v1/jobs/count?country=US&group_by=state', { key });
+      expect(r.status, JSON.stringify(r.body)).to.equal(200);
+      expect(r.body.count).to.equal(3);
+      expect(r.body.groups).to.deep.equal([
+        { value: 'US-IL', count: 3 },
+        { value: 'US-TX', count: 1 },
+      ]);
+      const all = await app.api.get<{ count: number }>('/v1/jobs/count?currentness=current,uncertain,not_current&q=fleet', { key });
+      expect(all.body.count).to.equal(2);
+      const bad = await app.api.get<ErrorBody>('/v1/jobs/count?limit=5', { key });
+      expect(bad.status).to.equal(400);
+    });
+  });
+
+  describe('GET /v1/jobs/{jobId}', () => {
+    it('returns one job with all its postings, and the projection asked for', async () => {
+      const planner = byTitle.get('Logistics Planner')!;
+      const r = await app.api.get<{ data: Job; snapshot_watermark: string }>(`/v1/jobs/${planner.job_id}`, { key });
+      expect(r.status).to.equal(200);
+      expect(r.body.data.postings).to.have.length(2);
+      const shaped = await app.api.get<{ data: Job }>(`/v1/jobs/${planner.job_id}?fields=title`, { key });
+      expect(shaped.body.data).to.deep.equal({ job_id: planner.job_id, title: 'Logistics Planner' });
+    });
+
+    it('answers 404 job_not_found for an id never published', async () => {
+      const r = await app.api.get<ErrorBody>('/v1/jobs/00000000-0000-4000-8000-000000000000', { key });
+      expect(r.status).to.equal(404);
+      expect(r.body.error.code).to.equal('job_not_found');
+    });
+  });
+});

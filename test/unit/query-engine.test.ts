@@ -1,0 +1,36 @@
+import { expect } from 'chai';
+import { ApiError } from '../../src/errors.js';
+import { QueryEngine } from '../../src/jobs/engine.js';
+
+describe('the query engine', () => {
+  it('interrupts a query that runs past the time limit and answers 504 query_timeout', async () => {
+    const engine = await QueryEngine.open({ timeoutMs: 100 });
+    try {
+      const started = performance.now();
+      let error: unknown;
+      try {
+        await engine.rows('SELECT count(*) FROM range(1000000000000) a');
+      } catch (e) {
+        error = e;
+      }
+      expect(error).to.be.instanceOf(ApiError);
+      expect((error as ApiError).code).to.equal('query_timeout');
+      expect((error as ApiError).status).to.equal(504);
+      expect(performance.now() - started).to.be.below(5_000);
+      // The connection is usable again afterwards.
+      expect(await engine.rows('SELECT 42')).to.deep.equal([[42]]);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('runs more concurrent queries than it has connections by queueing them', async () => {
+    const engine = await QueryEngine.open({ timeoutMs: 10_000, connections: 2 });
+    try {
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => engine.rows('SELECT $n::INTEGER * 2', { n: i })));
+      expect(results.map((r) => r[0]![0])).to.deep.equal([0, 2, 4, 6, 8, 10, 12, 14]);
+    } finally {
+      engine.close();
+    }
+  });
+});

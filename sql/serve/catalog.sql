@@ -74,15 +74,22 @@ FROM (
   UNION SELECT DISTINCT 'pay_currency', pay_currency FROM {p}postings
   UNION SELECT DISTINCT 'check_result', check_result FROM {p}postings
   UNION SELECT DISTINCT 'country', country FROM {p}locations
+  UNION SELECT DISTINCT 'subdivision', country || '-' || state FROM {p}locations
+  UNION SELECT DISTINCT 'msa', cbsa_code FROM {p}locations
 )
 WHERE value IS NOT NULL;
 
 -- name: masks
 -- Per job, one bit per value some posting (or location) of it has: "a posting from greenhouse" is
 -- (source_mask & bit) <> 0 without touching the postings. has_* masks: bit 0 a posting has it,
--- bit 1 a posting lacks it.
+-- bit 1 a posting lacks it. Subdivisions (country-state) and metros have more values: three masks
+-- of 62 bits each (block = code / 62).
 CREATE TABLE {p}masks AS
-WITH bits AS (SELECT kind, value, CASE WHEN code < 62 THEN (1::BIGINT << code) ELSE 0::BIGINT END AS bit FROM {p}codes),
+WITH bits AS (
+  SELECT kind, value, code // 62 AS block,
+         CASE WHEN code < (CASE WHEN kind IN ('subdivision', 'msa') THEN 186 ELSE 62 END) THEN (1::BIGINT << (code % 62)) ELSE 0::BIGINT END AS bit
+  FROM {p}codes
+),
 posting_masks AS (
   SELECT p.doc,
     bit_or(coalesce(s.bit, 0)) AS source_mask,
@@ -106,8 +113,18 @@ posting_masks AS (
   GROUP BY p.doc
 ),
 location_masks AS (
-  SELECT l.doc, bit_or(coalesce(b.bit, 0)) AS country_mask
-  FROM {p}locations l LEFT JOIN bits b ON b.kind = 'country' AND b.value = l.country
+  SELECT l.doc,
+    bit_or(coalesce(b.bit, 0)) AS country_mask,
+    bit_or(CASE WHEN sd.block = 0 THEN sd.bit ELSE 0 END) AS subdivision_mask0,
+    bit_or(CASE WHEN sd.block = 1 THEN sd.bit ELSE 0 END) AS subdivision_mask1,
+    bit_or(CASE WHEN sd.block = 2 THEN sd.bit ELSE 0 END) AS subdivision_mask2,
+    bit_or(CASE WHEN m.block = 0 THEN m.bit ELSE 0 END) AS msa_mask0,
+    bit_or(CASE WHEN m.block = 1 THEN m.bit ELSE 0 END) AS msa_mask1,
+    bit_or(CASE WHEN m.block = 2 THEN m.bit ELSE 0 END) AS msa_mask2
+  FROM {p}locations l
+  LEFT JOIN bits b ON b.kind = 'country' AND b.value = l.country
+  LEFT JOIN bits sd ON sd.kind = 'subdivision' AND sd.value = l.country || '-' || l.state
+  LEFT JOIN bits m ON m.kind = 'msa' AND m.value = l.cbsa_code
   GROUP BY l.doc
 )
 SELECT * FROM posting_masks FULL JOIN location_masks USING (doc);
@@ -141,7 +158,13 @@ SELECT
   coalesce(m.pay_mask, 0) AS pay_mask,
   coalesce(m.posting_url_mask, 0) AS posting_url_mask,
   coalesce(m.application_url_mask, 0) AS application_url_mask,
-  coalesce(m.country_mask, 0) AS country_mask
+  coalesce(m.country_mask, 0) AS country_mask,
+  coalesce(m.subdivision_mask0, 0) AS subdivision_mask0,
+  coalesce(m.subdivision_mask1, 0) AS subdivision_mask1,
+  coalesce(m.subdivision_mask2, 0) AS subdivision_mask2,
+  coalesce(m.msa_mask0, 0) AS msa_mask0,
+  coalesce(m.msa_mask1, 0) AS msa_mask1,
+  coalesce(m.msa_mask2, 0) AS msa_mask2
 FROM read_parquet({files}, filename = true, file_row_number = true) JOIN {p}files f USING (filename)
   LEFT JOIN {p}masks m ON m.doc = f.base + file_row_number
 ORDER BY ord;
@@ -153,8 +176,8 @@ CREATE TABLE {p}redirects AS SELECT from_job_id, to_job_id FROM read_parquet({di
 CREATE TABLE {p}withdrawn AS SELECT job_id FROM read_parquet({dir} || '/withdrawn.parquet');
 
 -- name: documents
--- Each job as the API returns it (timestamps RFC 3339 in UTC with milliseconds), one per line, in
--- doc order. source_data is kept here and removed unless include=source_data asks for it.
+-- Each job as the API returns it by default (timestamps RFC 3339 in UTC with milliseconds), one per
+-- line, in doc order. The postings' source_data is written apart (source_data below).
 COPY (
   SELECT
     job_id, currentness, stale, company_id, employer_name, title, description, work_arrangement, locations,
@@ -171,8 +194,16 @@ COPY (
       pay := p.pay,
       application_check := CASE WHEN p.application_check IS NULL THEN NULL ELSE struct_pack(
         result := p.application_check.result,
-        checked_at := strftime(p.application_check.checked_at, '%Y-%m-%dT%H:%M:%S.%gZ')) END,
-      source_data := p.source_data)) AS postings
+        checked_at := strftime(p.application_check.checked_at, '%Y-%m-%dT%H:%M:%S.%gZ')) END
+      )) AS postings
+  FROM read_parquet({files}, filename = true, file_row_number = true)
+  ORDER BY filename, file_row_number
+) TO {out} (FORMAT json);
+
+-- name: source_data
+-- For include=source_data: per job, the source_data of its postings in posting order, in doc order.
+COPY (
+  SELECT list_transform(postings, p -> p.source_data) AS s
   FROM read_parquet({files}, filename = true, file_row_number = true)
   ORDER BY filename, file_row_number
 ) TO {out} (FORMAT json);

@@ -38,8 +38,8 @@ export class QueryEngine {
     }
   }
 
-  /** Rows of a parameterised query as arrays; 504 query_timeout when it runs past the limit. */
-  async rows(sql: string, params: Record<string, DuckDBValue> = {}): Promise<unknown[][]> {
+  /** Runs `work` with a connection under the time limit: past it the query is interrupted (504 query_timeout). */
+  private timed<T>(work: (c: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.withConnection(async (c) => {
       let timedOut = false;
       const timer = setTimeout(() => {
@@ -47,13 +47,30 @@ export class QueryEngine {
         c.interrupt();
       }, this.timeoutMs);
       try {
-        const reader = await c.runAndReadAll(sql, Object.keys(params).length > 0 ? params : undefined);
-        return reader.getRows();
+        return await work(c);
       } catch (error) {
         if (timedOut) throw new ApiError('query_timeout');
         throw error;
       } finally {
         clearTimeout(timer);
+      }
+    });
+  }
+
+  /** Rows of a parameterised query as arrays. */
+  async rows(sql: string, params: Record<string, DuckDBValue> = {}): Promise<unknown[][]> {
+    return this.timed(async (c) => (await c.runAndReadAll(sql, Object.keys(params).length > 0 ? params : undefined)).getRows());
+  }
+
+  /** Marks in `into` every value of the query's single INTEGER column (document numbers), chunk by chunk. */
+  async mark(sql: string, params: Record<string, DuckDBValue>, into: Uint8Array): Promise<void> {
+    await this.timed(async (c) => {
+      const result = await c.stream(sql, Object.keys(params).length > 0 ? params : undefined);
+      for (;;) {
+        const chunk = await result.fetchChunk();
+        if (!chunk || chunk.rowCount === 0) break;
+        const vector = chunk.getColumnVector(0);
+        for (let i = 0; i < chunk.rowCount; i++) into[vector.getItem(i) as number] = 1;
       }
     });
   }

@@ -36,16 +36,20 @@ export function filterCondition(f: JobFilters, prefix: string, codes: Codes): Co
   };
   const inList = (column: string, values: string[]) => `${column} IN (${values.map(bind).join(', ')})`;
   const ts = (iso: string) => `${bind(iso)}::TIMESTAMPTZ`;
-  /** `(column & bits) <> 0` for the values' bits; undefined when a value has no bit (join instead). */
-  const maskTest = (column: string, kind: string, values: string[]): string | undefined => {
-    let bits = 0n;
+  /**
+   * `(column & bits) <> 0` for the values' bits; undefined when a value has no bit (join instead).
+   * With `blocks` > 1 the bits spread over columns column0, column1, ... of 62 bits each.
+   */
+  const maskTest = (column: string, kind: string, values: string[], blocks = 1): string | undefined => {
+    const bits = new Array<bigint>(blocks).fill(0n);
     for (const value of values) {
       const code = codes.get(kind)?.get(value);
-      if (code === undefined) continue; // no posting has it: adds nothing
-      if (code >= 62) return undefined;
-      bits |= 1n << BigInt(code);
+      if (code === undefined) continue; // nothing has it: adds nothing
+      if (code >= 62 * blocks) return undefined;
+      bits[Math.floor(code / 62)]! |= 1n << BigInt(code % 62);
     }
-    return bits === 0n ? 'false' : `(j.${column} & ${bind(bits)}) <> 0`;
+    const tests = bits.flatMap((b, i) => (b === 0n ? [] : [`(j.${blocks === 1 ? column : `${column}${i}`} & ${bind(b)}) <> 0`]));
+    return tests.length === 0 ? 'false' : tests.length === 1 ? tests[0] : `(${tests.join(' OR ')})`;
   };
   const hasTest = (column: string, has: boolean) => `(j.${column} & ${has ? 1 : 2}) <> 0`;
 
@@ -71,22 +75,28 @@ export function filterCondition(f: JobFilters, prefix: string, codes: Codes): Co
   if (f.curated_since) job.push(`j.curated_at >= ${ts(f.curated_since)}`);
   if (f.curated_until) job.push(`j.curated_at <= ${ts(f.curated_until)}`);
 
-  // Locations: a country list alone is the job's country mask; anything else holds on one location.
+  // Locations: every condition holds on one location. One kind of condition alone (the countries; a
+  // state, in its countries; a metro) is a mask of the job; several, or a text, join the locations.
+  // Alone, a state is a U.S. state; with country, that country's subdivision.
+  const subdivisions = f.state === undefined ? undefined : (f.country ?? ['US']).map((c) => `${c}-${f.state}`);
   const location: string[] = [];
+  const masks: (string | undefined)[] = [];
   if (f.location !== undefined) location.push(`contains(l.text, ${bind(f.location.toLowerCase())})`);
   if (f.city !== undefined) location.push(`contains(l.city, ${bind(f.city.toLowerCase())})`);
-  if (f.msa !== undefined) location.push(`l.cbsa_code = ${bind(f.msa)}`);
-  if (f.state !== undefined) {
-    location.push(`l.state = ${bind(f.state)}`);
-    // Alone, a state is a U.S. state; with country, that country's subdivision.
-    if (!f.country) location.push(`l.country = 'US'`);
+  if (f.msa !== undefined) {
+    location.push(`l.cbsa_code = ${bind(f.msa)}`);
+    masks.push(maskTest('msa_mask', 'msa', [f.msa], 3));
   }
-  if (f.country) {
-    const mask = maskTest('country_mask', 'country', f.country);
-    if (mask) job.push(mask);
-    if (!mask || location.length > 0) location.push(inList('l.country', f.country));
+  if (subdivisions) {
+    location.push(`l.state = ${bind(f.state!)}`, inList('l.country', f.country ?? ['US']));
+    masks.push(maskTest('subdivision_mask', 'subdivision', subdivisions, 3));
+  } else if (f.country) {
+    location.push(inList('l.country', f.country));
+    masks.push(maskTest('country_mask', 'country', f.country));
   }
-  if (location.length > 0) job.push(`j.doc IN (SELECT l.doc FROM ${prefix}locations l WHERE ${location.join(' AND ')})`);
+  for (const mask of masks) if (mask) job.push(mask);
+  const needsJoin = f.location !== undefined || f.city !== undefined || masks.length > 1 || masks.some((m) => m === undefined);
+  if (needsJoin && location.length > 0) job.push(`j.doc IN (SELECT l.doc FROM ${prefix}locations l WHERE ${location.join(' AND ')})`);
 
   const posting: PostingTest[] = [];
   const coded = (column: string, kind: string, values: string[], maskColumn: string) =>

@@ -18,10 +18,9 @@ import { filterCondition } from './filter-sql.js';
 import { filtersKey, hasRankedText, type JobFilters, type ListOptions } from './filters.js';
 import type { JobsSnapshot } from './snapshot.js';
 
-export interface JobPage {
-  data: Record<string, unknown>[];
-  next_cursor: string | null;
-  snapshot_watermark: string;
+/** A response body, serialised: the jobs' JSON is spliced from the documents file as it is. */
+export interface JsonBody {
+  json: string;
 }
 
 export const GROUP_BY = ['employer', 'company_id', 'work_arrangement', 'country', 'state', 'msa', 'employment_type', 'source_class', 'currentness'] as const;
@@ -36,7 +35,11 @@ interface TextMatch {
   lexemes: Set<string>;
 }
 
+const FILTER_CACHE_ENTRIES = 32;
+
 export class JobsService {
+  private readonly filterCache = new WeakMap<JobsSnapshot, Map<string, Uint8Array>>();
+
   constructor(
     private readonly engine: QueryEngine,
     private readonly cursors: CursorSigner,
@@ -66,22 +69,44 @@ export class JobsService {
     return { docs, lexemes };
   }
 
-  /** Docs (ascending) passing the structured filters, among `within` when given. */
-  private async filtered(s: JobsSnapshot, f: JobFilters, within: DocList | null): Promise<DocList> {
+  /**
+   * The structured filters as a mark per document (1: passes). Kept per snapshot for the most recent
+   * conditions, like a search engine's filter cache: a text search with the same filters (the default
+   * currentness=current above all) then costs no query.
+   */
+  private async structured(s: JobsSnapshot, f: JobFilters): Promise<Uint8Array> {
     const condition = filterCondition(f, s.prefix, s.codes);
-    if (within !== null && within.length === 0) return within;
-    const params: Record<string, DuckDBValue> = { ...condition.params };
-    let restrict = '';
-    if (within !== null) {
-      // The text matches go in as one bound list of document numbers.
-      params.docs = listOf(within);
-      restrict = ' AND j.doc IN (SELECT unnest($docs))';
+    const key = condition.sql + JSON.stringify(condition.params, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    let cache = this.filterCache.get(s);
+    if (!cache) this.filterCache.set(s, (cache = new Map<string, Uint8Array>()));
+    const hit = cache.get(key);
+    if (hit) {
+      cache.delete(key);
+      cache.set(key, hit);
+      return hit;
     }
-    const rows = await this.engine.rows(`SELECT j.doc FROM ${s.prefix}jobs j WHERE ${condition.sql}${restrict} ORDER BY j.doc`, params);
-    return Uint32Array.from(rows, (r) => r[0] as number);
+    const marks = new Uint8Array(s.size);
+    await this.engine.mark(`SELECT j.doc FROM ${s.prefix}jobs j WHERE ${condition.sql}`, condition.params, marks);
+    cache.set(key, marks);
+    if (cache.size > FILTER_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    return marks;
   }
 
-  async list(s: JobsSnapshot, registry: RegistryRelease | null, route: string, f: JobFilters, o: ListOptions): Promise<JobPage> {
+  /** The text matches that pass the structured filters, ascending. */
+  private async filteredMatches(s: JobsSnapshot, f: JobFilters, text: TextMatch): Promise<DocList> {
+    if (text.docs.length === 0) return text.docs;
+    const marks = await this.structured(s, f);
+    const out = new Uint32Array(text.docs.length);
+    let n = 0;
+    for (let i = 0; i < text.docs.length; i++) {
+      const doc = text.docs[i]!;
+      if (marks[doc] === 1) out[n++] = doc;
+    }
+    return out.subarray(0, n);
+  }
+
+  /** A page of jobs: `{"data": [...], "next_cursor", "snapshot_watermark"}`. */
+  async list(s: JobsSnapshot, registry: RegistryRelease | null, route: string, f: JobFilters, o: ListOptions): Promise<JsonBody> {
     if (o.descriptionFormat === 'html') throw new ApiError('format_unavailable');
     const scope = { route, watermark: s.watermark, binding: JSON.stringify([filtersKey(f), o.fields, o.include, o.sort, o.limit]) };
     const at = o.cursor === null ? null : this.cursors.verify(o.cursor, scope);
@@ -100,10 +125,7 @@ export class JobsService {
         );
         ords = rows.map((r) => r[0] as number);
       } else {
-        const docs = await this.filtered(s, f, text.docs);
-        ords = Array.from(docs, (d) => s.ordOfDoc[d]!).sort((a, b) => a - b);
-        if (at !== null) ords = ords.filter((ord) => ord > at);
-        ords = ords.slice(0, o.limit + 1);
+        ords = pageInOrder(s, await this.filteredMatches(s, f, text), at ?? -1, o.limit + 1);
       }
       more = ords.length > o.limit;
       ords = ords.slice(0, o.limit);
@@ -111,15 +133,15 @@ export class JobsService {
       page = ords.map((ord) => s.docOfOrd[ord]!);
     } else {
       if (!hasRankedText(f) || text === null) throw invalidRequest('sort=relevance needs q, title or description.');
-      const docs = await this.filtered(s, f, text.docs);
-      const ranked = rank(s, docs, text);
       const start = at ?? 0;
+      const ranked = rank(s, await this.filteredMatches(s, f, text), text, start + o.limit + 1);
       page = ranked.slice(start, start + o.limit);
       more = ranked.length > start + o.limit;
       next = start + page.length;
     }
     const data = await this.documents(s, registry, page, o);
-    return { data, next_cursor: more ? this.cursors.sign(scope, next) : null, snapshot_watermark: s.watermark };
+    const tail = JSON.stringify({ next_cursor: more ? this.cursors.sign(scope, next) : null, snapshot_watermark: s.watermark });
+    return { json: `{"data":[${data.join(',')}],${tail.slice(1)}` };
   }
 
   async count(s: JobsSnapshot, f: JobFilters, groupBy: GroupBy | undefined): Promise<{ count: number; groups?: { value: string | null; count: number }[] }> {
@@ -129,14 +151,18 @@ export class JobsService {
     let restrict = '';
     if (text !== null) {
       if (text.docs.length === 0) return groupBy ? { count: 0, groups: [] } : { count: 0 };
-      params.docs = listOf(text.docs);
-      restrict = ' AND j.doc IN (SELECT unnest($docs))';
+      if (groupBy) {
+        // Groups need the matching jobs in SQL: the text matches go in as one bound list.
+        params.docs = listOf(text.docs);
+        restrict = ' AND j.doc IN (SELECT unnest($docs))';
+      }
     }
     const matching = `SELECT j.doc, j.employer_name, j.company_id,
         [NULL, 'remote', 'hybrid', 'in_person'][j.work_arrangement + 1] AS work_arrangement,
         ['current', 'uncertain', 'not_current'][j.currentness + 1] AS currentness
       FROM ${s.prefix}jobs j WHERE ${condition.sql}${restrict}`;
     if (!groupBy) {
+      if (text !== null) return { count: (await this.filteredMatches(s, f, text)).length };
       const [[count]] = (await this.engine.rows(`SELECT count(*)::INTEGER FROM (${matching})`, params)) as [[number]];
       return { count };
     }
@@ -163,7 +189,7 @@ export class JobsService {
   }
 
   /** One job: 200, or 308 to the job it merged into, 410 withdrawn, 404 never published. */
-  async one(s: JobsSnapshot, registry: RegistryRelease | null, jobId: string, o: Pick<ListOptions, 'fields' | 'include' | 'descriptionFormat'>): Promise<{ data: Record<string, unknown> } | { redirect: string }> {
+  async one(s: JobsSnapshot, registry: RegistryRelease | null, jobId: string, o: Pick<ListOptions, 'fields' | 'include' | 'descriptionFormat'>): Promise<JsonBody | { redirect: string }> {
     const doc = s.docById.get(jobId);
     if (doc === undefined) {
       const [redirect] = await this.engine.rows(`SELECT to_job_id FROM ${s.prefix}redirects WHERE from_job_id = $id`, { id: jobId });
@@ -174,17 +200,24 @@ export class JobsService {
     }
     if (o.descriptionFormat === 'html') throw new ApiError('format_unavailable');
     const [data] = await this.documents(s, registry, [doc], { ...o, limit: 1, cursor: null, sort: 'updated' });
-    return { data: data! };
+    return { json: `{"data":${data!},${JSON.stringify({ snapshot_watermark: s.watermark }).slice(1)}` };
   }
 
-  /** The page's jobs in the shape asked for: fields, include=company / source_data. */
-  private async documents(s: JobsSnapshot, registry: RegistryRelease | null, docs: number[], o: ListOptions): Promise<Record<string, unknown>[]> {
+  /** The page's jobs as JSON, in the shape asked for: fields, include=company / source_data. */
+  private async documents(s: JobsSnapshot, registry: RegistryRelease | null, docs: number[], o: ListOptions): Promise<string[]> {
     const onlyIds = o.fields !== null && o.fields.length === 1 && o.fields[0] === 'job_id';
-    if (onlyIds) return docs.map((d) => ({ job_id: s.jobIds[d] }));
-    const jobs = await s.readDocuments(docs);
+    if (onlyIds) return docs.map((d) => JSON.stringify({ job_id: s.jobIds[d] }));
+    const lines = await s.readDocuments(docs);
+    // The default shape is the documents file's: spliced as it is, without parsing.
+    if (o.fields === null && o.include.length === 0) return lines.map(withoutUnstatedArrangement);
+    const jobs = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    if (o.include.includes('source_data')) {
+      const sourceData = await s.readSourceData(docs);
+      jobs.forEach((job, i) => (job.postings as Record<string, unknown>[]).forEach((p, k) => (p.source_data = sourceData[i]![k])));
+    }
     const withCompany = o.include.includes('company') || (o.fields?.includes('company') ?? false);
     const companies = withCompany ? await this.companies(registry, jobs.map((j) => j.company_id as string | null)) : new Map<string, unknown>();
-    return jobs.map((job) => shape(job, o, companies));
+    return jobs.map((job) => JSON.stringify(shape(job, o, companies)));
   }
 
   private async companies(registry: RegistryRelease | null, ids: (string | null)[]): Promise<Map<string, unknown>> {
@@ -204,10 +237,15 @@ export class JobsService {
   }
 }
 
+/**
+ * work_arrangement is absent when the source does not say (spec 2.1); the documents file writes null.
+ * The key and its null are exactly this text at the top level (inside a JSON string a quote is escaped).
+ */
+const withoutUnstatedArrangement = (line: string) => line.replace('"work_arrangement":null,', '');
+
 /** A job document cut to the projection. */
 function shape(job: Record<string, unknown>, o: Pick<ListOptions, 'fields' | 'include'>, companies: Map<string, unknown>): Record<string, unknown> {
   if (job.work_arrangement === null) delete job.work_arrangement;
-  if (!o.include.includes('source_data')) for (const p of job.postings as Record<string, unknown>[]) delete p.source_data;
   const withCompany = o.include.includes('company') || (o.fields?.includes('company') ?? false);
   if (withCompany) job.company = job.company_id ? (companies.get(job.company_id as string) ?? null) : null;
   if (o.fields === null) return job;
@@ -217,14 +255,70 @@ function shape(job: Record<string, unknown>, o: Pick<ListOptions, 'fields' | 'in
   return out;
 }
 
-/** Matches by relevance (title weighs ten times description), ties by job_id descending. */
-function rank(s: JobsSnapshot, docs: DocList, text: TextMatch): number[] {
+/**
+ * The first `k` matches by relevance (title weighs ten times description), ties by job_id descending.
+ * Only the first k are ordered: a bounded heap keeps them while the scores stream by.
+ */
+function rank(s: JobsSnapshot, docs: DocList, text: TextMatch, k: number): number[] {
   const scores = new Float64Array(docs.length);
   s.title.addScores(text.lexemes, docs, scores, TITLE_WEIGHT);
   s.description.addScores(text.lexemes, docs, scores, DESCRIPTION_WEIGHT);
-  const order = Array.from(docs.keys());
-  order.sort((a, b) => scores[b]! - scores[a]! || (s.jobIds[docs[b]!]! < s.jobIds[docs[a]!]! ? -1 : 1));
-  return order.map((i) => docs[i]!);
+  // a before b in the ranking
+  const ids = new Uint32Array(docs.length);
+  for (let i = 0; i < docs.length; i++) ids[i] = s.idRank[docs[i]!]!;
+  const before = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && ids[a]! > ids[b]!);
+  if (docs.length <= k * 4) {
+    const order = Array.from(docs.keys()).sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+    return order.slice(0, k).map((i) => docs[i]!);
+  }
+  // A min-heap (by ranking: its root is the last of the best k so far).
+  const heap: number[] = [];
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let last = i;
+      if (l < heap.length && before(heap[last]!, heap[l]!)) last = l;
+      if (r < heap.length && before(heap[last]!, heap[r]!)) last = r;
+      if (last === i) return;
+      [heap[i], heap[last]] = [heap[last]!, heap[i]!];
+      i = last;
+    }
+  };
+  const up = (i: number) => {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(heap[parent]!, heap[i]!)) return;
+      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      i = parent;
+    }
+  };
+  for (let i = 0; i < docs.length; i++) {
+    if (heap.length < k) {
+      heap.push(i);
+      up(heap.length - 1);
+    } else if (before(i, heap[0]!)) {
+      heap[0] = i;
+      down(0);
+    }
+  }
+  return heap.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).map((i) => docs[i]!);
+}
+
+/** Up to `n` ords after `after`, ascending, of the documents `docs` (ascending by doc). */
+function pageInOrder(s: JobsSnapshot, docs: DocList, after: number, n: number): number[] {
+  if (docs.length <= 4096) {
+    return Array.from(docs, (d) => s.ordOfDoc[d]!)
+      .filter((ord) => ord > after)
+      .sort((a, b) => a - b)
+      .slice(0, n);
+  }
+  // Many matches: walk the default order and take the first n that match.
+  const marked = new Uint8Array(s.size);
+  for (const doc of docs) marked[doc] = 1;
+  const out: number[] = [];
+  for (let ord = after + 1; ord < s.size && out.length < n; ord++) if (marked[s.docOfOrd[ord]!] === 1) out.push(ord);
+  return out;
 }
 
 function unionSorted(a: DocList, b: DocList): DocList {

@@ -4,7 +4,7 @@
 
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import { readCatalogManifest, type CatalogManifest } from '../catalog/layout.js';
@@ -14,7 +14,7 @@ import { namedQueries } from '../db/sql-files.js';
 import { IndexBuilder, type InvertedIndex } from '../search/inverted-index.js';
 import type { QueryEngine } from './engine.js';
 
-const SQL = namedQueries('serve/catalog.sql', ['files', 'postings', 'locations', 'codes', 'masks', 'jobs', 'redirects', 'withdrawn', 'documents', 'texts']);
+const SQL = namedQueries('serve/catalog.sql', ['files', 'postings', 'locations', 'codes', 'masks', 'jobs', 'redirects', 'withdrawn', 'documents', 'source_data', 'texts']);
 const TABLES = ['files', 'postings', 'locations', 'codes', 'masks', 'jobs', 'redirects', 'withdrawn'] as const;
 
 const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
@@ -37,12 +37,16 @@ export interface JobsSnapshot extends CatalogSnapshot {
   size: number;
   docOfOrd: Uint32Array;
   ordOfDoc: Uint32Array;
+  /** Each document's place among the job ids in ascending order: ties of relevance break on it. */
+  idRank: Uint32Array;
   jobIds: string[];
   docById: Map<string, number>;
   title: InvertedIndex;
   description: InvertedIndex;
-  /** The jobs as the API returns them (source_data included), in the order of `docs`. */
-  readDocuments(docs: readonly number[]): Promise<Record<string, unknown>[]>;
+  /** The jobs as JSON, as the API returns them by default (no source_data), in the order of `docs`. */
+  readDocuments(docs: readonly number[]): Promise<string[]>;
+  /** Per job, the source_data of its postings, in posting order. */
+  readSourceData(docs: readonly number[]): Promise<Record<string, unknown>[][]>;
 }
 
 let opened = 0;
@@ -62,40 +66,31 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
       for (const name of TABLES) await c.run(fill(SQL[name], holes));
       await c.run(`DROP TABLE ${prefix}masks`);
     });
-    const { docOfOrd, ordOfDoc, jobIds, docById } = await engine.withConnection((c) => readIdentity(c, prefix));
+    const { docOfOrd, ordOfDoc, idRank, jobIds, docById } = await engine.withConnection((c) => readIdentity(c, prefix));
     const codes = await engine.withConnection((c) => readCodes(c, prefix));
 
     const folder = join(cacheDir, watermark);
-    const documents = join(folder, 'documents.jsonl');
     live.add(watermark);
     await removeStaleCaches(cacheDir, live);
-    if (!(await exists(documents))) {
-      await mkdir(folder, { recursive: true });
-      const tmp = `${documents}.tmp-${process.pid}`;
-      await engine.withConnection((c) => c.run(fill(SQL.documents, { ...holes, out: quote(tmp) })));
-      await rename(tmp, documents);
-    }
-    const offsets = await lineOffsets(documents, jobIds.length);
-    const handle = await open(documents, 'r');
+    const documents = await lineFile(engine, join(folder, 'documents.jsonl'), fill(SQL.documents, { ...holes, out: '{out}' }), jobIds.length);
+    const sourceData = await lineFile(engine, join(folder, 'source-data.jsonl'), fill(SQL.source_data, { ...holes, out: '{out}' }), jobIds.length);
 
-    const titles = new IndexBuilder();
-    const descriptions = new IndexBuilder();
-    await engine.withConnection(async (c) => {
-      const result = await c.stream(fill(SQL.texts, holes));
-      for (;;) {
-        const chunk = await result.fetchChunk();
-        if (!chunk || chunk.rowCount === 0) break;
-        for (const [title, description] of chunk.getRows()) {
-          titles.add(title as string | null);
-          descriptions.add(description as string | null);
-        }
-      }
-    });
-    const title = titles.build();
-    const description = descriptions.build();
+    const { title, description } = await buildIndexes(engine, fill(SQL.texts, holes));
 
+    const memory = process.memoryUsage();
+    const [[duckdbBytes]] = (await engine.rows('SELECT sum(memory_usage_bytes)::DOUBLE FROM duckdb_memory()')) as [[number]];
+    const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
     logger.info(
-      { watermark, jobs: jobIds.length, open_ms: Math.round(performance.now() - started), index_mib: Math.round((title.bytes + description.bytes) / 2 ** 20) },
+      {
+        watermark,
+        jobs: jobIds.length,
+        open_ms: Math.round(performance.now() - started),
+        index_mib: mib(title.bytes + description.bytes),
+        rss_mib: mib(memory.rss),
+        heap_mib: mib(memory.heapUsed),
+        array_buffers_mib: mib(memory.arrayBuffers),
+        duckdb_mib: mib(duckdbBytes),
+      },
       'catalog snapshot opened for serving',
     );
     const snapshot: JobsSnapshot = {
@@ -107,14 +102,17 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
       size: jobIds.length,
       docOfOrd,
       ordOfDoc,
+      idRank,
       jobIds,
       docById,
       title,
       description,
-      readDocuments: (docs) => readLines(handle, offsets, docs),
+      readDocuments: (docs) => readLines(documents, docs),
+      readSourceData: async (docs) => (await readLines(sourceData, docs)).map((line) => (JSON.parse(line) as { s: Record<string, unknown>[] }).s),
       close: async () => {
         live.delete(watermark);
-        await handle.close();
+        await documents.handle.close();
+        await sourceData.handle.close();
         await engine.withConnection(async (c) => {
           for (const table of TABLES) await c.run(`DROP TABLE IF EXISTS ${prefix}${table}`);
         });
@@ -125,6 +123,28 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
 }
 
 export type Codes = Map<string, Map<string, number>>;
+
+/**
+ * The title and description indexes, from the snapshot's texts in doc order. A function of its own
+ * so that the builders' working arrays are garbage once it returns (a closure of the opener would
+ * keep them alive as long as the snapshot).
+ */
+async function buildIndexes(engine: QueryEngine, textsSql: string): Promise<{ title: InvertedIndex; description: InvertedIndex }> {
+  const titles = new IndexBuilder();
+  const descriptions = new IndexBuilder();
+  await engine.withConnection(async (c) => {
+    const result = await c.stream(textsSql);
+    for (;;) {
+      const chunk = await result.fetchChunk();
+      if (!chunk || chunk.rowCount === 0) break;
+      for (const [title, description] of chunk.getRows()) {
+        titles.add(title as string | null);
+        descriptions.add(description as string | null);
+      }
+    }
+  });
+  return { title: titles.build(), description: descriptions.build() };
+}
 
 async function readCodes(c: DuckDBConnection, prefix: string): Promise<Codes> {
   const codes: Codes = new Map();
@@ -137,19 +157,21 @@ async function readCodes(c: DuckDBConnection, prefix: string): Promise<Codes> {
 }
 
 async function readIdentity(c: DuckDBConnection, prefix: string) {
-  const reader = await c.runAndReadAll(`SELECT doc, ord, job_id FROM ${prefix}jobs ORDER BY doc`);
+  const reader = await c.runAndReadAll(`SELECT doc, ord, job_id, (row_number() OVER (ORDER BY job_id) - 1)::INTEGER FROM ${prefix}jobs ORDER BY doc`);
   const rows = reader.getRows();
   const docOfOrd = new Uint32Array(rows.length);
   const ordOfDoc = new Uint32Array(rows.length);
+  const idRank = new Uint32Array(rows.length);
   const jobIds: string[] = new Array<string>(rows.length);
   const docById = new Map<string, number>();
-  for (const [doc, ord, jobId] of rows) {
+  for (const [doc, ord, jobId, rank] of rows) {
     ordOfDoc[doc as number] = ord as number;
     docOfOrd[ord as number] = doc as number;
+    idRank[doc as number] = rank as number;
     jobIds[doc as number] = jobId as string;
     docById.set(jobId as string, doc as number);
   }
-  return { docOfOrd, ordOfDoc, jobIds, docById };
+  return { docOfOrd, ordOfDoc, idRank, jobIds, docById };
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -187,14 +209,31 @@ async function lineOffsets(path: string, expected: number): Promise<Float64Array
   return offsets;
 }
 
-async function readLines(handle: FileHandle, offsets: Float64Array, docs: readonly number[]): Promise<Record<string, unknown>[]> {
+interface LineFile {
+  handle: FileHandle;
+  offsets: Float64Array;
+}
+
+/** A JSON Lines file of the serving cache, written once by `copy` (its {out} hole) and then read by offset. */
+async function lineFile(engine: QueryEngine, path: string, copy: string, lines: number): Promise<LineFile> {
+  if (!(await exists(path))) {
+    await mkdir(dirname(path), { recursive: true });
+    const tmp = `${path}.tmp-${process.pid}`;
+    await engine.withConnection((c) => c.run(copy.replace('{out}', quote(tmp))));
+    await rename(tmp, path);
+  }
+  const offsets = await lineOffsets(path, lines);
+  return { handle: await open(path, 'r'), offsets };
+}
+
+async function readLines({ handle, offsets }: LineFile, docs: readonly number[]): Promise<string[]> {
   return Promise.all(
     docs.map(async (doc) => {
       const start = offsets[doc]!;
-      const length = offsets[doc + 1]! - start;
+      const length = offsets[doc + 1]! - start - 1;
       const buffer = Buffer.allocUnsafe(length);
       await handle.read(buffer, 0, length, start);
-      return JSON.parse(buffer.toString('utf8')) as Record<string, unknown>;
+      return buffer.toString('utf8');
     }),
   );
 }

@@ -34,13 +34,16 @@ export class IndexBuilder {
   private readonly ids = new Map<string, number>();
   private readonly termDocs: Growable[] = [];
   private readonly termPos: Growable[] = [];
-  private readonly termPosEnds: Growable[] = [];
+  /** Per term, where each of its (term, document) pairs starts in its positions. */
+  private readonly termPairStart: Growable[] = [];
+  /** Per term, the last document it was seen in. */
+  private lastDoc = new Int32Array(1024);
   private documents = 0;
 
   add(text: string | null): void {
     const doc = this.documents++;
     if (!text) return;
-    const seen = new Map<number, number[]>();
+    // Tokens come in text order, so a term's positions within a document come ascending.
     for (const { lexeme, position } of analyze(text)) {
       let id = this.ids.get(lexeme);
       if (id === undefined) {
@@ -48,17 +51,21 @@ export class IndexBuilder {
         this.ids.set(lexeme, id);
         this.termDocs.push(new Growable());
         this.termPos.push(new Growable());
-        this.termPosEnds.push(new Growable());
+        this.termPairStart.push(new Growable());
+        if (id >= this.lastDoc.length) {
+          const bigger = new Int32Array(this.lastDoc.length * 2);
+          bigger.set(this.lastDoc);
+          this.lastDoc = bigger;
+        }
+        this.lastDoc[id] = -1;
       }
-      let list = seen.get(id);
-      if (!list) seen.set(id, (list = []));
-      list.push(position);
-    }
-    for (const [id, list] of seen) {
-      this.termDocs[id]!.push(doc);
       const positions = this.termPos[id]!;
-      for (const p of list) positions.push(p);
-      this.termPosEnds[id]!.push(positions.length);
+      if (this.lastDoc[id] !== doc) {
+        this.lastDoc[id] = doc;
+        this.termDocs[id]!.push(doc);
+        this.termPairStart[id]!.push(positions.length);
+      }
+      positions.push(position);
     }
   }
 
@@ -82,12 +89,13 @@ export class IndexBuilder {
     for (const term of terms) {
       const id = this.ids.get(term)!;
       const termDocs = this.termDocs[id]!;
-      const ends = this.termPosEnds[id]!;
+      const termPos = this.termPos[id]!;
+      const pairStart = this.termPairStart[id]!.array;
       docs.set(termDocs.array.subarray(0, termDocs.length), k);
-      positions.set(this.termPos[id]!.array.subarray(0, this.termPos[id]!.length), p);
-      for (let i = 0; i < termDocs.length; i++) posStart[k + i] = p + (i === 0 ? 0 : ends.array[i - 1]!);
+      positions.set(termPos.array.subarray(0, termPos.length), p);
+      for (let i = 0; i < termDocs.length; i++) posStart[k + i] = p + pairStart[i]!;
       k += termDocs.length;
-      p += this.termPos[id]!.length;
+      p += termPos.length;
     }
     posStart[pairs] = p;
     return new InvertedIndex(this.documents, terms, start, docs, posStart, positions);

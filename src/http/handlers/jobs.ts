@@ -27,7 +27,7 @@ export function jobHandlers(ctx: AppContext, jobs: JobsService) {
     const filters = readFilters(withoutOptions(input), from);
     const options = readListOptions(input, filters, from);
     const page = await pinned((s) => jobs.list(s, registry(), route, filters, options));
-    res.json(page);
+    res.type('json').send(page.json);
   }
 
   return {
@@ -46,14 +46,14 @@ export function jobHandlers(ctx: AppContext, jobs: JobsService) {
     one: async (req: Request, res: Response): Promise<void> => {
       const input = req.query as Record<string, unknown>;
       const options = readListOptions({ fields: input.fields, include: input.include, description_format: input.description_format }, { currentness: [] }, 'query');
-      const result = await pinned(async (s) => ({ outcome: await jobs.one(s, registry(), String(req.params.jobId), options), watermark: s.watermark }));
+      const result = await pinned(async (s) => ({ outcome: await jobs.one(s, registry(), String(req.params.jobId), options) }));
       if ('redirect' in result.outcome) {
         const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
         const location = `/v1/jobs/${result.outcome.redirect}${query}`;
         res.status(308).location(location).json({ location });
         return;
       }
-      res.json({ data: result.outcome.data, snapshot_watermark: result.watermark });
+      res.type('json').send(result.outcome.json);
     },
   };
 }

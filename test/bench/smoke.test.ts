@@ -1,0 +1,46 @@
+// The benchmark harness as CI runs it (issue 4): `npm run bench -- --jobs 20000 --quick` end to end:
+// corpus, publication, the server, every route class over HTTP, the PostgreSQL peer. Figures are
+// printed, never asserted (the machines are shared and noisy); what is asserted is that it runs,
+// that every request answered 2xx, and that each route class has its PostgreSQL figure.
+
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+interface Results {
+  http: { scenario: string; connections: number; requests: number; failures: number; pgMedianMs: number | null }[];
+  server_rss_gib: number;
+}
+
+describe('the benchmark harness (smoke run)', function () {
+  this.timeout(15 * 60_000);
+
+  it('runs npm run bench -- --jobs 20000 --quick end to end and writes its figures', async () => {
+    let out = '';
+    const code = await new Promise<number | null>((done) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--jobs', '20000', '--quick'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.stderr.on('data', () => undefined);
+      child.on('close', done);
+    });
+    expect(code, out).to.equal(0);
+    console.log(out.slice(out.indexOf('scenario')).replace(/^/gm, '      '));
+    const file = /written to (\S+\.json)/.exec(out)?.[1];
+    expect(file, out).to.be.a('string');
+    const results = JSON.parse(await readFile(file!, 'utf8')) as Results;
+    const classes = ['job by id', 'page of 50 (default order)', 'filtered page of 50', 'search: title phrase', 'search: q (common and rare words)', 'search: description (two words)', 'search: advanced', 'count', 'count with text'];
+    for (const name of classes) {
+      const rows = results.http.filter((r) => r.scenario === name);
+      expect(rows.map((r) => r.connections), name).to.deep.equal([1, 4]);
+      for (const row of rows) {
+        expect(row.requests, name).to.be.greaterThan(0);
+        expect(row.failures, name).to.equal(0);
+      }
+      expect(rows[0]!.pgMedianMs, `${name}: PostgreSQL figure`).to.be.a('number');
+    }
+    expect(results.server_rss_gib).to.be.greaterThan(0);
+  });
+});

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { ApiError, invalidRequest } from '../errors.js';
 import type { RegistryRelease } from '../catalog/publications.js';
 import { intersect, type DocList } from '../search/inverted-index.js';
-import { parseAdvanced, phraseQuery, plainQuery, type Query } from '../search/query.js';
+import { and, parseAdvanced, phraseQuery, plainQuery, type Query } from '../search/query.js';
+import { ranker, tsRank, tsRankSingle, type RankSource } from '../search/rank.js';
 import { positiveLexemes } from '../search/query-terms.js';
 import type { CursorSigner } from './cursor.js';
 import type { QueryEngine } from './engine.js';
@@ -31,7 +32,9 @@ const DESCRIPTION_WEIGHT = 0.1;
 
 interface TextMatch {
   docs: DocList;
-  /** Lexemes that rank: the positive terms of every text filter sent. */
+  /** What relevance ranks by: the query of q, title and description (all of them, AND-ed). */
+  ranking: Query;
+  /** The positive lexemes of every text filter sent (the fallback scorer's). */
   lexemes: Set<string>;
 }
 
@@ -53,20 +56,28 @@ export class JobsService {
       for (const lexeme of positiveLexemes(query)) lexemes.add(lexeme);
       return s[field].evaluate(query);
     };
-    if (f.title !== undefined) parts.push(on('title', phraseQuery(f.title)));
+    const ranked: Query[] = [];
+    if (f.title !== undefined) {
+      const query = phraseQuery(f.title);
+      ranked.push(query);
+      parts.push(on('title', query));
+    }
     if (f.title_advanced !== undefined) parts.push(on('title', parseAdvanced(f.title_advanced)));
-    if (f.description !== undefined) parts.push(on('description', plainQuery(f.description)));
+    if (f.description !== undefined) {
+      const query = plainQuery(f.description);
+      ranked.push(query);
+      parts.push(on('description', query));
+    }
     if (f.description_advanced !== undefined) parts.push(on('description', parseAdvanced(f.description_advanced)));
     if (f.q !== undefined) {
       const query = phraseQuery(f.q);
-      const inTitle = on('title', query);
-      const inDescription = on('description', query);
-      parts.push(unionSorted(inTitle, inDescription));
+      ranked.push(query);
+      parts.push(unionSorted(on('title', query), on('description', query)));
     }
     if (parts.length === 0) return null;
     let docs = parts[0]!;
     for (const part of parts.slice(1)) docs = intersect(docs, part);
-    return { docs, lexemes };
+    return { docs, ranking: ranked.length === 1 ? ranked[0]! : and(ranked), lexemes };
   }
 
   /**
@@ -256,14 +267,52 @@ function shape(job: Record<string, unknown>, o: Pick<ListOptions, 'fields' | 'in
 }
 
 /**
- * The first `k` matches by relevance (title weighs ten times description), ties by job_id descending.
- * Only the first k are ordered: a bounded heap keeps them while the scores stream by.
+ * Each match's relevance: PostgreSQL's ts_rank('{0.1, 0, 0, 1.0}', title_A || description_D, query),
+ * float4-exact (src/search/rank.ts). One word needs only its counts in both fields; a query of
+ * several words needs their positions, document by document, which costs about 15 µs a document:
+ * beyond EXACT_RANK_LIMIT matches such a query is scored by its words' counts instead
+ * (log2(1 + occurrences), title 1.0, description 0.1), an order that agrees with ts_rank on which
+ * field matched but not on how close the words are.
+ */
+function relevance(s: JobsSnapshot, docs: DocList, text: TextMatch): Float64Array {
+  const scores = new Float64Array(docs.length);
+  const query = text.ranking;
+  if (query.kind === 'term' && !query.prefix) {
+    const inTitle = new Uint16Array(docs.length);
+    const inDescription = new Uint16Array(docs.length);
+    s.title.countsIn(query.lexeme, docs, inTitle);
+    s.description.countsIn(query.lexeme, docs, inDescription);
+    for (let i = 0; i < docs.length; i++) {
+      const doc = docs[i]!;
+      // tsRankSingle is exact while the shifted description positions stay below 16383.
+      scores[i] = s.title.maxPositions[doc]! + s.description.maxPositions[doc]! < 16383 ? tsRankSingle(inTitle[i]!, inDescription[i]!) : tsRank(query, source(s, doc), s.title.maxPositions[doc]!);
+    }
+  } else if (docs.length <= EXACT_RANK_LIMIT) {
+    const rankOf = ranker(query);
+    for (let i = 0; i < docs.length; i++) scores[i] = rankOf(source(s, docs[i]!), s.title.maxPositions[docs[i]!]!);
+  } else {
+    s.title.addScores(text.lexemes, docs, scores, TITLE_WEIGHT);
+    s.description.addScores(text.lexemes, docs, scores, DESCRIPTION_WEIGHT);
+  }
+  return scores;
+}
+
+const EXACT_RANK_LIMIT = 50_000;
+
+/** One document of the snapshot as ts_rank reads it. */
+function source(s: JobsSnapshot, doc: number): RankSource {
+  return {
+    positions: (lexeme, field) => s[field].positionsIn(lexeme, doc),
+    lexemesWithPrefix: (prefix, field) => s[field].lexemesWithPrefix(prefix).filter((lexeme) => s[field].positionsIn(lexeme, doc) !== undefined),
+  };
+}
+
+/**
+ * The first `k` matches by relevance, ties by job_id descending. Only the first k are ordered: a
+ * bounded heap keeps them while the scores stream by.
  */
 function rank(s: JobsSnapshot, docs: DocList, text: TextMatch, k: number): number[] {
-  const scores = new Float64Array(docs.length);
-  s.title.addScores(text.lexemes, docs, scores, TITLE_WEIGHT);
-  s.description.addScores(text.lexemes, docs, scores, DESCRIPTION_WEIGHT);
-  // a before b in the ranking
+  const scores = relevance(s, docs, text);
   const ids = new Uint32Array(docs.length);
   for (let i = 0; i < docs.length; i++) ids[i] = s.idRank[docs[i]!]!;
   const before = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && ids[a]! > ids[b]!);

@@ -38,11 +38,15 @@ export class IndexBuilder {
   private readonly termPairStart: Growable[] = [];
   /** Per term, the last document it was seen in. */
   private lastDoc = new Int32Array(1024);
+  /** Per document, its largest position (0 without lexemes): ts_rank shifts the next field by it. */
+  private readonly maxPositions = new Growable(1024);
   private documents = 0;
 
   add(text: string | null): void {
     const doc = this.documents++;
+    this.maxPositions.push(0);
     if (!text) return;
+    let max = 0;
     // Tokens come in text order, so a term's positions within a document come ascending.
     for (const { lexeme, position } of analyze(text)) {
       let id = this.ids.get(lexeme);
@@ -66,7 +70,9 @@ export class IndexBuilder {
         this.termPairStart[id]!.push(positions.length);
       }
       positions.push(position);
+      if (position > max) max = position;
     }
+    this.maxPositions.array[doc] = max;
   }
 
   build(): InvertedIndex {
@@ -98,7 +104,8 @@ export class IndexBuilder {
       p += termPos.length;
     }
     posStart[pairs] = p;
-    return new InvertedIndex(this.documents, terms, start, docs, posStart, positions);
+    const maxPositions = Uint16Array.from(this.maxPositions.array.subarray(0, this.documents));
+    return new InvertedIndex(this.documents, terms, start, docs, posStart, positions, maxPositions);
   }
 }
 
@@ -112,13 +119,38 @@ export class InvertedIndex {
     private readonly docs: Uint32Array,
     private readonly posStart: Uint32Array,
     private readonly positions: Uint16Array,
+    /** Per document, its largest position (0 when it has no lexeme). */
+    readonly maxPositions: Uint16Array,
   ) {
     this.termIds = new Map(terms.map((term, t) => [term, t]));
   }
 
   /** Bytes held by the arrays (the lexeme strings aside). */
   get bytes(): number {
-    return this.start.byteLength + this.docs.byteLength + this.posStart.byteLength + this.positions.byteLength;
+    return this.start.byteLength + this.docs.byteLength + this.posStart.byteLength + this.positions.byteLength + this.maxPositions.byteLength;
+  }
+
+  /** How often `lexeme` occurs in each of `matches` (ascending), into `out` (by match index). */
+  countsIn(lexeme: string, matches: DocList, out: Uint16Array): void {
+    const t = this.termIds.get(lexeme);
+    if (t === undefined) return;
+    let i = 0;
+    for (let k = this.start[t]!; k < this.start[t + 1]! && i < matches.length; k++) {
+      const doc = this.docs[k]!;
+      while (i < matches.length && matches[i]! < doc) i++;
+      if (i < matches.length && matches[i] === doc) out[i] = this.posStart[k + 1]! - this.posStart[k]!;
+    }
+  }
+
+  /** The positions of `lexeme` in `doc`, ascending, or undefined when it does not occur there. */
+  positionsIn(lexeme: string, doc: number): Uint16Array | undefined {
+    const t = this.termIds.get(lexeme);
+    return t === undefined ? undefined : this.positionsOf(t, doc);
+  }
+
+  /** The lexemes that start with `prefix`, in byte order. */
+  lexemesWithPrefix(prefix: string): string[] {
+    return this.prefixTerms(prefix).map((t) => this.terms[t]!);
   }
 
   /** The documents matching a query, ascending. */

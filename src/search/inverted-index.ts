@@ -109,16 +109,36 @@ export class IndexBuilder {
   }
 }
 
+/** An index as plain data: what a worker thread hands over (the arrays' buffers are transferred, not copied). */
+export interface IndexParts {
+  documents: number;
+  terms: string[];
+  start: Uint32Array;
+  docs: Uint32Array;
+  posStart: Uint32Array;
+  positions: Uint16Array;
+  maxPositions: Uint16Array;
+}
+
 export class InvertedIndex {
   private readonly termIds: Map<string, number>;
+
+  static fromParts(p: IndexParts): InvertedIndex {
+    return new InvertedIndex(p.documents, p.terms, p.start, p.docs, p.posStart, p.positions, p.maxPositions);
+  }
+
+  toParts(): IndexParts {
+    const { documents, terms, start, docs, posStart, positions, maxPositions } = this;
+    return { documents, terms, start, docs, posStart, positions, maxPositions };
+  }
 
   constructor(
     readonly documents: number,
     readonly terms: string[],
-    private readonly start: Uint32Array,
-    private readonly docs: Uint32Array,
-    private readonly posStart: Uint32Array,
-    private readonly positions: Uint16Array,
+    readonly start: Uint32Array,
+    readonly docs: Uint32Array,
+    readonly posStart: Uint32Array,
+    readonly positions: Uint16Array,
     /** Per document, its largest position (0 when it has no lexeme). */
     readonly maxPositions: Uint16Array,
   ) {

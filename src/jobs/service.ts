@@ -174,7 +174,7 @@ export class JobsService {
       FROM ${s.prefix}jobs j WHERE ${condition.sql}${restrict}`;
     if (!groupBy) {
       if (text !== null) return { count: (await this.filteredMatches(s, f, text)).length };
-      const [[count]] = (await this.engine.rows(`SELECT count(*)::INTEGER FROM (${matching})`, params)) as [[number]];
+      const [[count]] = (await this.engine.rows(`SELECT count(*)::INTEGER FROM ${s.prefix}jobs j WHERE ${condition.sql}`, condition.params)) as [[number]];
       return { count };
     }
     const p = s.prefix;

@@ -46,14 +46,15 @@ export function jobHandlers(ctx: AppContext, jobs: JobsService) {
     one: async (req: Request, res: Response): Promise<void> => {
       const input = req.query as Record<string, unknown>;
       const options = readListOptions({ fields: input.fields, include: input.include, description_format: input.description_format }, { currentness: [] }, 'query');
-      const result = await pinned(async (s) => ({ outcome: await jobs.one(s, registry(), String(req.params.jobId), options) }));
-      if ('redirect' in result.outcome) {
+      const outcome = await pinned((s) => jobs.one(s, registry(), String(req.params.jobId), options));
+      if ('redirect' in outcome) {
+        // The surviving job, with the same query string (spec 3.5).
         const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-        const location = `/v1/jobs/${result.outcome.redirect}${query}`;
+        const location = `/v1/jobs/${outcome.redirect}${query}`;
         res.status(308).location(location).json({ location });
         return;
       }
-      res.type('json').send(result.outcome.json);
+      res.type('json').send(outcome.json);
     },
   };
 }

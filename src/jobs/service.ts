@@ -297,7 +297,7 @@ function relevance(s: JobsSnapshot, docs: DocList, text: TextMatch): Float64Arra
   return scores;
 }
 
-const EXACT_RANK_LIMIT = 50_000;
+const EXACT_RANK_LIMIT = 10_000;
 
 /** One document of the snapshot as ts_rank reads it. */
 function source(s: JobsSnapshot, doc: number): RankSource {

@@ -12,13 +12,15 @@ CREATE TABLE {p}files AS
 SELECT filename, (sum(n) OVER (ORDER BY filename) - n)::INTEGER AS base
 FROM (SELECT filename, count(*) AS n FROM read_parquet({files}, filename = true) GROUP BY filename);
 
+-- name: numbered
+-- The jobs files' rows with their doc numbers: the one definition of the numbering.
+CREATE VIEW {p}numbered AS
+SELECT (f.base + r.file_row_number)::INTEGER AS doc, r.* EXCLUDE (filename, file_row_number)
+FROM read_parquet({files}, filename = true, file_row_number = true) r JOIN {p}files f ON f.filename = r.filename;
+
 -- name: postings
 -- One row per posting; pay per year where its interval says how to get there (unknown: NULL).
 CREATE TABLE {p}postings AS
-WITH numbered AS (
-  SELECT (f.base + file_row_number)::INTEGER AS doc, postings
-  FROM read_parquet({files}, filename = true, file_row_number = true) JOIN {p}files f USING (filename)
-)
 SELECT
   doc,
   p.posting_id,
@@ -38,17 +40,13 @@ SELECT
   p.pay.ceiling * per_year AS pay_ceiling_year,
   p.application_check.result AS check_result,
   p.application_check.checked_at AS checked_at
-FROM (SELECT doc, unnest(postings) AS p FROM numbered),
+FROM (SELECT doc, unnest(postings) AS p FROM {p}numbered),
   LATERAL (SELECT CASE p.pay.interval WHEN 'hour' THEN 2080 WHEN 'day' THEN 260 WHEN 'week' THEN 52
                                       WHEN 'month' THEN 12 WHEN 'year' THEN 1 END AS per_year)
 ORDER BY doc;
 
 -- name: locations
 CREATE TABLE {p}locations AS
-WITH numbered AS (
-  SELECT (f.base + file_row_number)::INTEGER AS doc, locations
-  FROM read_parquet({files}, filename = true, file_row_number = true) JOIN {p}files f USING (filename)
-)
 SELECT
   doc,
   lower(l.city) AS city,
@@ -56,7 +54,7 @@ SELECT
   upper(l.country) AS country,
   l.msa.cbsa_code AS cbsa_code,
   lower(concat_ws(', ', l.city, l.state, l.country, l.msa.name)) AS text
-FROM (SELECT doc, unnest(locations) AS l FROM numbered)
+FROM (SELECT doc, unnest(locations) AS l FROM {p}numbered)
 ORDER BY doc;
 
 -- name: codes
@@ -134,7 +132,7 @@ SELECT * FROM posting_masks FULL JOIN location_masks USING (doc);
 -- 1 remote, 2 hybrid, 3 in_person. Sorted by ord: the default listing reads it in order.
 CREATE TABLE {p}jobs AS
 SELECT
-  (f.base + file_row_number)::INTEGER AS doc,
+  j.doc,
   (row_number() OVER (ORDER BY job_updated_at DESC, job_id DESC) - 1)::INTEGER AS ord,
   job_id,
   CASE currentness WHEN 'current' THEN 0 WHEN 'uncertain' THEN 1 ELSE 2 END::UTINYINT AS currentness,
@@ -165,8 +163,7 @@ SELECT
   coalesce(m.msa_mask0, 0) AS msa_mask0,
   coalesce(m.msa_mask1, 0) AS msa_mask1,
   coalesce(m.msa_mask2, 0) AS msa_mask2
-FROM read_parquet({files}, filename = true, file_row_number = true) JOIN {p}files f USING (filename)
-  LEFT JOIN {p}masks m ON m.doc = f.base + file_row_number
+FROM {p}numbered j LEFT JOIN {p}masks m USING (doc)
 ORDER BY ord;
 
 -- name: redirects
@@ -196,16 +193,16 @@ COPY (
         result := p.application_check.result,
         checked_at := strftime(p.application_check.checked_at, '%Y-%m-%dT%H:%M:%S.%gZ')) END
       )) AS postings
-  FROM read_parquet({files}, filename = true, file_row_number = true)
-  ORDER BY filename, file_row_number
+  FROM {p}numbered
+  ORDER BY doc
 ) TO {out} (FORMAT json);
 
 -- name: source_data
 -- For include=source_data: per job, the source_data of its postings in posting order, in doc order.
 COPY (
   SELECT list_transform(postings, p -> p.source_data) AS s
-  FROM read_parquet({files}, filename = true, file_row_number = true)
-  ORDER BY filename, file_row_number
+  FROM {p}numbered
+  ORDER BY doc
 ) TO {out} (FORMAT json);
 
 -- name: texts

@@ -9,14 +9,14 @@ import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { ApiError, invalidRequest } from '../errors.js';
 import type { RegistryRelease } from '../catalog/publications.js';
-import { intersect, type DocList } from '../search/inverted-index.js';
+import { intersect, union, type DocList } from '../search/doc-lists.js';
 import { and, parseAdvanced, phraseQuery, plainQuery, type Query } from '../search/query.js';
-import { ranker, tsRank, tsRankSingle, type RankSource } from '../search/rank.js';
 import { positiveLexemes } from '../search/query-terms.js';
 import type { CursorSigner } from './cursor.js';
 import type { QueryEngine } from './engine.js';
-import { filterCondition } from './filter-sql.js';
+import { filterCondition, type Condition } from './filter-sql.js';
 import { filtersKey, hasRankedText, type JobFilters, type ListOptions } from './filters.js';
+import { rank, type TextMatch } from './ranking.js';
 import type { JobsSnapshot } from './snapshot.js';
 
 /** A response body, serialised: the jobs' JSON is spliced from the documents file as it is. */
@@ -26,17 +26,6 @@ export interface JsonBody {
 
 export const GROUP_BY = ['employer', 'company_id', 'work_arrangement', 'country', 'state', 'msa', 'employment_type', 'source_class', 'currentness'] as const;
 export type GroupBy = (typeof GROUP_BY)[number];
-
-const TITLE_WEIGHT = 1.0;
-const DESCRIPTION_WEIGHT = 0.1;
-
-interface TextMatch {
-  docs: DocList;
-  /** What relevance ranks by: the query of q, title and description (all of them, AND-ed). */
-  ranking: Query;
-  /** The positive lexemes of every text filter sent (the fallback scorer's). */
-  lexemes: Set<string>;
-}
 
 const FILTER_CACHE_ENTRIES = 32;
 
@@ -72,7 +61,7 @@ export class JobsService {
     if (f.q !== undefined) {
       const query = phraseQuery(f.q);
       ranked.push(query);
-      parts.push(unionSorted(on('title', query), on('description', query)));
+      parts.push(union(on('title', query), on('description', query)));
     }
     if (parts.length === 0) return null;
     let docs = parts[0]!;
@@ -85,8 +74,7 @@ export class JobsService {
    * conditions, like a search engine's filter cache: a text search with the same filters (the default
    * currentness=current above all) then costs no query.
    */
-  private async structured(s: JobsSnapshot, f: JobFilters): Promise<Uint8Array> {
-    const condition = filterCondition(f, s.prefix, s.codes);
+  private async structured(s: JobsSnapshot, condition: Condition): Promise<Uint8Array> {
     const key = condition.sql + JSON.stringify(condition.params, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
     let cache = this.filterCache.get(s);
     if (!cache) this.filterCache.set(s, (cache = new Map<string, Uint8Array>()));
@@ -104,9 +92,9 @@ export class JobsService {
   }
 
   /** The text matches that pass the structured filters, ascending. */
-  private async filteredMatches(s: JobsSnapshot, f: JobFilters, text: TextMatch): Promise<DocList> {
+  private async filteredMatches(s: JobsSnapshot, condition: Condition, text: TextMatch): Promise<DocList> {
     if (text.docs.length === 0) return text.docs;
-    const marks = await this.structured(s, f);
+    const marks = await this.structured(s, condition);
     const out = new Uint32Array(text.docs.length);
     let n = 0;
     for (let i = 0; i < text.docs.length; i++) {
@@ -122,13 +110,13 @@ export class JobsService {
     const scope = { route, watermark: s.watermark, binding: JSON.stringify([filtersKey(f), o.fields, o.include, o.sort, o.limit]) };
     const at = o.cursor === null ? null : this.cursors.verify(o.cursor, scope);
     const text = this.textMatch(s, f);
+    const condition = filterCondition(f, s.prefix, s.codes);
     let page: number[];
     let more: boolean;
     let next: number;
     if (o.sort === 'updated') {
       let ords: number[];
       if (text === null) {
-        const condition = filterCondition(f, s.prefix, s.codes);
         const after = at === null ? '' : ` AND j.ord > ${Number(at)}`;
         const rows = await this.engine.rows(
           `SELECT j.ord FROM ${s.prefix}jobs j WHERE ${condition.sql}${after} ORDER BY j.ord LIMIT ${o.limit + 1}`,
@@ -136,7 +124,7 @@ export class JobsService {
         );
         ords = rows.map((r) => r[0] as number);
       } else {
-        ords = pageInOrder(s, await this.filteredMatches(s, f, text), at ?? -1, o.limit + 1);
+        ords = pageInOrder(s, await this.filteredMatches(s, condition, text), at ?? -1, o.limit + 1);
       }
       more = ords.length > o.limit;
       ords = ords.slice(0, o.limit);
@@ -145,7 +133,7 @@ export class JobsService {
     } else {
       if (!hasRankedText(f) || text === null) throw invalidRequest('sort=relevance needs q, title or description.');
       const start = at ?? 0;
-      const ranked = rank(s, await this.filteredMatches(s, f, text), text, start + o.limit + 1);
+      const ranked = rank(s, await this.filteredMatches(s, condition, text), text, start + o.limit + 1);
       page = ranked.slice(start, start + o.limit);
       more = ranked.length > start + o.limit;
       next = start + page.length;
@@ -173,7 +161,7 @@ export class JobsService {
         ['current', 'uncertain', 'not_current'][j.currentness + 1] AS currentness
       FROM ${s.prefix}jobs j WHERE ${condition.sql}${restrict}`;
     if (!groupBy) {
-      if (text !== null) return { count: (await this.filteredMatches(s, f, text)).length };
+      if (text !== null) return { count: (await this.filteredMatches(s, condition, text)).length };
       const [[count]] = (await this.engine.rows(`SELECT count(*)::INTEGER FROM ${s.prefix}jobs j WHERE ${condition.sql}`, condition.params)) as [[number]];
       return { count };
     }
@@ -266,94 +254,6 @@ function shape(job: Record<string, unknown>, o: Pick<ListOptions, 'fields' | 'in
   return out;
 }
 
-/**
- * Each match's relevance: PostgreSQL's ts_rank('{0.1, 0, 0, 1.0}', title_A || description_D, query),
- * float4-exact (src/search/rank.ts). One word needs only its counts in both fields; a query of
- * several words needs their positions, document by document, which costs about 15 µs a document:
- * beyond EXACT_RANK_LIMIT matches such a query is scored by its words' counts instead
- * (log2(1 + occurrences), title 1.0, description 0.1), an order that agrees with ts_rank on which
- * field matched but not on how close the words are.
- */
-function relevance(s: JobsSnapshot, docs: DocList, text: TextMatch): Float64Array {
-  const scores = new Float64Array(docs.length);
-  const query = text.ranking;
-  if (query.kind === 'term' && !query.prefix) {
-    const inTitle = new Uint16Array(docs.length);
-    const inDescription = new Uint16Array(docs.length);
-    s.title.countsIn(query.lexeme, docs, inTitle);
-    s.description.countsIn(query.lexeme, docs, inDescription);
-    for (let i = 0; i < docs.length; i++) {
-      const doc = docs[i]!;
-      // tsRankSingle is exact while the shifted description positions stay below 16383.
-      scores[i] = s.title.maxPositions[doc]! + s.description.maxPositions[doc]! < 16383 ? tsRankSingle(inTitle[i]!, inDescription[i]!) : tsRank(query, source(s, doc), s.title.maxPositions[doc]!);
-    }
-  } else if (docs.length <= EXACT_RANK_LIMIT) {
-    const rankOf = ranker(query);
-    for (let i = 0; i < docs.length; i++) scores[i] = rankOf(source(s, docs[i]!), s.title.maxPositions[docs[i]!]!);
-  } else {
-    s.title.addScores(text.lexemes, docs, scores, TITLE_WEIGHT);
-    s.description.addScores(text.lexemes, docs, scores, DESCRIPTION_WEIGHT);
-  }
-  return scores;
-}
-
-const EXACT_RANK_LIMIT = 10_000;
-
-/** One document of the snapshot as ts_rank reads it. */
-function source(s: JobsSnapshot, doc: number): RankSource {
-  return {
-    positions: (lexeme, field) => s[field].positionsIn(lexeme, doc),
-    lexemesWithPrefix: (prefix, field) => s[field].lexemesWithPrefix(prefix).filter((lexeme) => s[field].positionsIn(lexeme, doc) !== undefined),
-  };
-}
-
-/**
- * The first `k` matches by relevance, ties by job_id descending. Only the first k are ordered: a
- * bounded heap keeps them while the scores stream by.
- */
-function rank(s: JobsSnapshot, docs: DocList, text: TextMatch, k: number): number[] {
-  const scores = relevance(s, docs, text);
-  const ids = new Uint32Array(docs.length);
-  for (let i = 0; i < docs.length; i++) ids[i] = s.idRank[docs[i]!]!;
-  const before = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && ids[a]! > ids[b]!);
-  if (docs.length <= k * 4) {
-    const order = Array.from(docs.keys()).sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
-    return order.slice(0, k).map((i) => docs[i]!);
-  }
-  // A min-heap (by ranking: its root is the last of the best k so far).
-  const heap: number[] = [];
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let last = i;
-      if (l < heap.length && before(heap[last]!, heap[l]!)) last = l;
-      if (r < heap.length && before(heap[last]!, heap[r]!)) last = r;
-      if (last === i) return;
-      [heap[i], heap[last]] = [heap[last]!, heap[i]!];
-      i = last;
-    }
-  };
-  const up = (i: number) => {
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!before(heap[parent]!, heap[i]!)) return;
-      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-      i = parent;
-    }
-  };
-  for (let i = 0; i < docs.length; i++) {
-    if (heap.length < k) {
-      heap.push(i);
-      up(heap.length - 1);
-    } else if (before(i, heap[0]!)) {
-      heap[0] = i;
-      down(0);
-    }
-  }
-  return heap.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).map((i) => docs[i]!);
-}
-
 /** Up to `n` ords after `after`, ascending, of the documents `docs` (ascending by doc). */
 function pageInOrder(s: JobsSnapshot, docs: DocList, after: number, n: number): number[] {
   if (docs.length <= 4096) {
@@ -368,22 +268,6 @@ function pageInOrder(s: JobsSnapshot, docs: DocList, after: number, n: number): 
   const out: number[] = [];
   for (let ord = after + 1; ord < s.size && out.length < n; ord++) if (marked[s.docOfOrd[ord]!] === 1) out.push(ord);
   return out;
-}
-
-function unionSorted(a: DocList, b: DocList): DocList {
-  const merged = new Uint32Array(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && a[i]! < b[j]!)) merged[n++] = a[i++]!;
-    else if (i >= a.length || b[j]! < a[i]!) merged[n++] = b[j++]!;
-    else {
-      merged[n++] = a[i++]!;
-      j++;
-    }
-  }
-  return merged.slice(0, n);
 }
 
 function listOf(values: ArrayLike<number> | string[]): DuckDBValue {

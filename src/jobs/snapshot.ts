@@ -16,8 +16,9 @@ import { InvertedIndex } from '../search/inverted-index.js';
 import type { IndexJob, IndexResult } from '../search/index-worker.js';
 import type { QueryEngine } from './engine.js';
 
-const SQL = namedQueries('serve/catalog.sql', ['files', 'postings', 'locations', 'codes', 'masks', 'jobs', 'redirects', 'withdrawn', 'documents', 'source_data', 'texts']);
-const TABLES = ['files', 'postings', 'locations', 'codes', 'masks', 'jobs', 'redirects', 'withdrawn'] as const;
+const SQL = namedQueries('serve/catalog.sql', ['files', 'numbered', 'postings', 'locations', 'codes', 'masks', 'jobs', 'redirects', 'withdrawn', 'documents', 'source_data', 'texts']);
+/** In creation order; `numbered` is a view over the jobs files, the others are tables. */
+const TABLES = ['files', 'numbered', 'postings', 'locations', 'codes', 'masks', 'jobs', 'redirects', 'withdrawn'] as const;
 
 const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
@@ -119,7 +120,7 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
         await documents.handle.close();
         await sourceData.handle.close();
         await engine.withConnection(async (c) => {
-          for (const table of TABLES) await c.run(`DROP TABLE IF EXISTS ${prefix}${table}`);
+          for (const table of [...TABLES].reverse()) await c.run(`DROP ${table === 'numbered' ? 'VIEW' : 'TABLE'} IF EXISTS ${prefix}${table}`);
         });
       },
     };

@@ -42,6 +42,8 @@ export interface JobsSnapshot extends CatalogSnapshot {
   ordOfDoc: Uint32Array;
   /** Each document's place among the job ids in ascending order: ties of relevance break on it. */
   idRank: Uint32Array;
+  /** The documents in ascending job_id order (idRank's inverse). */
+  docOfIdRank: Uint32Array;
   jobIds: string[];
   docById: Map<string, number>;
   title: InvertedIndex;
@@ -64,24 +66,26 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
     const files = (await readdir(dir)).filter((f) => /^jobs(-\d+-of-\d+)?\.parquet$/.test(f)).map((f) => join(dir, f));
     if (files.length === 0) throw new Error(`snapshot ${watermark} has no jobs files`);
     const holes = { p: prefix, files: `[${files.map(quote).join(', ')}]`, dir: quote(dir) };
-    // The text indexes build in a worker thread meanwhile.
-    const indexes = buildIndexes(fill(SQL.texts, holes));
+    const folder = join(cacheDir, watermark);
+    live.add(watermark);
+    await removeStaleCaches(cacheDir, live);
+    await mkdir(folder, { recursive: true });
+    // The text indexes are read or built in a worker thread meanwhile.
+    const indexes = buildIndexes(fill(SQL.texts, holes), folder);
     indexes.catch(() => undefined); // awaited below; a failure is reported there
 
     await engine.withConnection(async (c) => {
       for (const name of TABLES) await c.run(fill(SQL[name], holes));
       await c.run(`DROP TABLE ${prefix}masks`);
     });
-    const { docOfOrd, ordOfDoc, idRank, jobIds, docById } = await engine.withConnection((c) => readIdentity(c, prefix));
+    const { docOfOrd, ordOfDoc, idRank, docOfIdRank, jobIds, docById } = await engine.withConnection((c) => readIdentity(c, prefix));
     const codes = await engine.withConnection((c) => readCodes(c, prefix));
 
-    const folder = join(cacheDir, watermark);
-    live.add(watermark);
-    await removeStaleCaches(cacheDir, live);
     const documents = await lineFile(engine, join(folder, 'documents.jsonl'), fill(SQL.documents, { ...holes, out: '{out}' }), jobIds.length);
     const sourceData = await lineFile(engine, join(folder, 'source-data.jsonl'), fill(SQL.source_data, { ...holes, out: '{out}' }), jobIds.length);
 
-    const { title, description } = await indexes;
+    const { title, description, fromCache, writeError } = await indexes;
+    if (writeError) logger.warn({ watermark, error: writeError }, 'the text indexes could not be kept in the serving cache; the next open builds them again');
 
     const memory = process.memoryUsage();
     const [[duckdbBytes]] = (await engine.rows('SELECT sum(memory_usage_bytes)::DOUBLE FROM duckdb_memory()')) as [[number]];
@@ -91,6 +95,7 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
         watermark,
         jobs: jobIds.length,
         open_ms: Math.round(performance.now() - started),
+        indexes: fromCache ? 'read from the serving cache' : 'built',
         index_mib: mib(title.bytes + description.bytes),
         rss_mib: mib(memory.rss),
         heap_mib: mib(memory.heapUsed),
@@ -109,6 +114,7 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
       docOfOrd,
       ordOfDoc,
       idRank,
+      docOfIdRank,
       jobIds,
       docById,
       title,
@@ -133,18 +139,20 @@ export type Codes = Map<string, Map<string, number>>;
 /**
  * The title and description indexes, from the snapshot's texts in doc order, built in a worker
  * thread (src/search/index-worker.ts): its working memory is freed when it ends, and the server
- * keeps answering while it runs.
+ * keeps answering while it runs. The worker keeps them in `folder` and reads them from there on the
+ * next open of the same snapshot.
  */
-function buildIndexes(textsSql: string): Promise<{ title: InvertedIndex; description: InvertedIndex }> {
+function buildIndexes(textsSql: string, folder: string): Promise<{ title: InvertedIndex; description: InvertedIndex; fromCache: boolean; writeError?: string }> {
   const url = new URL(`../search/index-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-  const job: IndexJob = { textsSql };
+  const job: IndexJob = { textsSql, cacheDir: folder };
   const worker = url.pathname.endsWith('.ts')
     ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`, { eval: true, workerData: job })
     : new Worker(url, { workerData: job });
   return new Promise((resolve, reject) => {
     worker.once('message', (message: { result?: IndexResult; error?: string }) => {
       void worker.terminate();
-      if (message.result) resolve({ title: InvertedIndex.fromParts(message.result.title), description: InvertedIndex.fromParts(message.result.description) });
+      const result = message.result;
+      if (result) resolve({ title: InvertedIndex.fromParts(result.title), description: InvertedIndex.fromParts(result.description), fromCache: result.fromCache, writeError: result.writeError });
       else reject(new Error(`building the text indexes failed: ${message.error}`));
     });
     worker.once('error', reject);
@@ -167,16 +175,18 @@ async function readIdentity(c: DuckDBConnection, prefix: string) {
   const docOfOrd = new Uint32Array(rows.length);
   const ordOfDoc = new Uint32Array(rows.length);
   const idRank = new Uint32Array(rows.length);
+  const docOfIdRank = new Uint32Array(rows.length);
   const jobIds: string[] = new Array<string>(rows.length);
   const docById = new Map<string, number>();
   for (const [doc, ord, jobId, rank] of rows) {
     ordOfDoc[doc as number] = ord as number;
     docOfOrd[ord as number] = doc as number;
     idRank[doc as number] = rank as number;
+    docOfIdRank[rank as number] = doc as number;
     jobIds[doc as number] = jobId as string;
     docById.set(jobId as string, doc as number);
   }
-  return { docOfOrd, ordOfDoc, idRank, jobIds, docById };
+  return { docOfOrd, ordOfDoc, idRank, docOfIdRank, jobIds, docById };
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -1,22 +1,50 @@
 // A worker thread that builds the title and description indexes of a snapshot: it reads the texts
 // with its own DuckDB, analyses them, and hands the finished arrays over (transferred, not copied).
 // The builders' working memory dies with the thread, and the server's event loop stays free.
+// With a cache folder it first looks there for the indexes of an earlier open (src/search/index-file.ts),
+// and writes them there after a build.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { join } from 'node:path';
+import { readIndexFile, writeIndexFile } from './index-file.js';
 import { IndexBuilder, type IndexParts } from './inverted-index.js';
 
 export interface IndexJob {
   /** A query returning (title, description) of every job, in document order. */
   textsSql: string;
+  /** Where the index files of this snapshot are kept, or null to build without keeping them. */
+  cacheDir: string | null;
 }
 
 export interface IndexResult {
   title: IndexParts;
   description: IndexParts;
+  /** Whether the indexes were read from the cache folder rather than built. */
+  fromCache: boolean;
+  /** Why the built indexes could not be kept, when they could not. */
+  writeError?: string;
 }
 
-async function build({ textsSql }: IndexJob): Promise<IndexResult> {
+async function load({ textsSql, cacheDir }: IndexJob): Promise<IndexResult> {
+  const paths = cacheDir === null ? null : { title: join(cacheDir, 'title.index'), description: join(cacheDir, 'description.index') };
+  if (paths) {
+    const title = readIndexFile(paths.title);
+    const description = title && readIndexFile(paths.description);
+    if (title && description) return { title, description, fromCache: true };
+  }
+  const built = await build(textsSql);
+  if (!paths) return { ...built, fromCache: false };
+  try {
+    writeIndexFile(paths.title, built.title);
+    writeIndexFile(paths.description, built.description);
+    return { ...built, fromCache: false };
+  } catch (error) {
+    return { ...built, fromCache: false, writeError: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+async function build(textsSql: string): Promise<{ title: IndexParts; description: IndexParts }> {
   const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
   const connection = await instance.connect();
   const titles = new IndexBuilder();
@@ -40,7 +68,7 @@ async function build({ textsSql }: IndexJob): Promise<IndexResult> {
 
 const buffers = (p: IndexParts) => [p.start.buffer, p.docs.buffer, p.posStart.buffer, p.positions.buffer, p.maxPositions.buffer] as ArrayBuffer[];
 
-build(workerData as IndexJob).then(
+load(workerData as IndexJob).then(
   (result) => parentPort!.postMessage({ result }, [...buffers(result.title), ...buffers(result.description)]),
   (error: unknown) => parentPort!.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
 );

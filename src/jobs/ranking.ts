@@ -3,7 +3,8 @@
 
 import type { DocList } from '../search/doc-lists.js';
 import type { Query } from '../search/query.js';
-import { ranker, tsRank, tsRankSingle, type RankSource } from '../search/rank.js';
+import { andLexemes, concatPositions, MAX_POSITIONS, rankAnd, ranker, tsRank, tsRankSingle, type RankSource } from '../search/rank.js';
+import { isCommonWord, wordScore } from './ranked-lists.js';
 import type { JobsSnapshot } from './snapshot.js';
 
 /** The documents matching a request's text filters, and what they are ranked by. */
@@ -20,15 +21,18 @@ const DESCRIPTION_WEIGHT = 0.1;
 
 /**
  * Each match's relevance: PostgreSQL's ts_rank('{0.1, 0, 0, 1.0}', title_A || description_D, query),
- * float4-exact (src/search/rank.ts). One word needs only its counts in both fields; a query of
- * several words needs their positions, document by document, which costs about 15 µs a document:
- * beyond EXACT_RANK_LIMIT matches such a query is scored by its words' counts instead
- * (log2(1 + occurrences), title 1.0, description 0.1), an order that agrees with ts_rank on which
- * field matched but not on how close the words are.
+ * float4-exact (src/search/rank.ts). One word needs only its counts in both fields. An AND or a phrase
+ * of plain words needs their positions, read document by document as cursors walk each word's lists
+ * (about 1 µs a document); when every one of its words is common (src/jobs/ranked-lists.ts: in 20,000
+ * titles and descriptions or more) such a query is ranked by the sum of each word's own ts_rank
+ * instead (counts only), an order that agrees with ts_rank on which field matched and how often, but
+ * not on how close the words are. Any other query (prefixes, OR) is ranked exactly through the
+ * generic ranker up to EXACT_RANK_LIMIT matches and by term counts beyond.
  */
 function relevance(s: JobsSnapshot, docs: DocList, text: TextMatch): Float64Array {
   const scores = new Float64Array(docs.length);
   const query = text.ranking;
+  const words = andLexemes(query);
   if (query.kind === 'term' && !query.prefix) {
     const inTitle = new Uint16Array(docs.length);
     const inDescription = new Uint16Array(docs.length);
@@ -39,6 +43,8 @@ function relevance(s: JobsSnapshot, docs: DocList, text: TextMatch): Float64Arra
       // tsRankSingle is exact while the shifted description positions stay below 16383.
       scores[i] = s.title.maxPositions[doc]! + s.description.maxPositions[doc]! < 16383 ? tsRankSingle(inTitle[i]!, inDescription[i]!) : tsRank(query, source(s, doc), s.title.maxPositions[doc]!);
     }
+  } else if (words) {
+    wordsRelevance(s, docs, words, !words.every((w) => isCommonWord(s, w)), scores);
   } else if (docs.length <= EXACT_RANK_LIMIT) {
     const rankOf = ranker(query);
     for (let i = 0; i < docs.length; i++) scores[i] = rankOf(source(s, docs[i]!), s.title.maxPositions[docs[i]!]!);
@@ -49,7 +55,67 @@ function relevance(s: JobsSnapshot, docs: DocList, text: TextMatch): Float64Arra
   return scores;
 }
 
-const EXACT_RANK_LIMIT = 10_000;
+const EXACT_RANK_LIMIT = 20_000;
+
+/** A walk through one word's list of one field, forward only, for documents asked in ascending order. */
+class Cursor {
+  private at = 0;
+  constructor(
+    readonly docs: Uint32Array,
+    readonly posStart: Uint32Array,
+  ) {}
+  /** Where `doc`'s positions are in the field's positions array, or -1 when the word is not in it. */
+  seek(doc: number): number {
+    const docs = this.docs;
+    let lo = this.at;
+    let step = 1;
+    while (lo + step < docs.length && docs[lo + step]! < doc) step *= 2;
+    let hi = Math.min(lo + step, docs.length);
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (docs[mid]! < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    this.at = lo;
+    return lo < docs.length && docs[lo] === doc ? lo : -1;
+  }
+}
+
+/**
+ * Relevance of an AND or phrase of plain words (andLexemes): exact calc_rank_and from the words' positions, or,
+ * with exact false, the sum of each word's single-word ts_rank.
+ */
+function wordsRelevance(s: JobsSnapshot, docs: DocList, words: string[], exact: boolean, scores: Float64Array): void {
+  const title = words.map((w) => s.title.occurrences(w));
+  const description = words.map((w) => s.description.occurrences(w));
+  const titleCursors = title.map((o) => new Cursor(o.docs, o.posStart));
+  const descriptionCursors = description.map((o) => new Cursor(o.docs, o.posStart));
+  const positions = words.map(() => new Int32Array(MAX_POSITIONS));
+  const lengths = new Int32Array(words.length);
+  const titleCounts = new Int32Array(words.length);
+  const titlePositions = s.title.positions;
+  const descriptionPositions = s.description.positions;
+  for (let i = 0; i < docs.length; i++) {
+    const doc = docs[i]!;
+    const shift = s.title.maxPositions[doc]!;
+    let score = 0;
+    for (let w = 0; w < words.length; w++) {
+      const t = titleCursors[w]!.seek(doc);
+      const d = descriptionCursors[w]!.seek(doc);
+      const tFrom = t < 0 ? 0 : title[w]!.posStart[t]!;
+      const tTo = t < 0 ? 0 : title[w]!.posStart[t + 1]!;
+      const dFrom = d < 0 ? 0 : description[w]!.posStart[d]!;
+      const dTo = d < 0 ? 0 : description[w]!.posStart[d + 1]!;
+      if (exact) {
+        lengths[w] = concatPositions(positions[w]!, titlePositions, tFrom, tTo, descriptionPositions, dFrom, dTo, shift);
+        titleCounts[w] = tTo - tFrom;
+      } else {
+        score += wordScore(s, words[w]!, doc, tTo - tFrom, dTo - dFrom);
+      }
+    }
+    scores[i] = exact ? rankAnd(positions, lengths, titleCounts) : score;
+  }
+}
 
 /** One document of the snapshot as ts_rank reads it. */
 function source(s: JobsSnapshot, doc: number): RankSource {

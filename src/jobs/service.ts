@@ -16,6 +16,8 @@ import type { CursorSigner } from './cursor.js';
 import type { QueryEngine } from './engine.js';
 import { filterCondition, type Condition } from './filter-sql.js';
 import { filtersKey, hasRankedText, type JobFilters, type ListOptions } from './filters.js';
+import { andLexemes } from '../search/rank.js';
+import { countOf, firstOf, firstOfAll, IN_DESCRIPTION, IN_TITLE, isCommonWord, limits, rankedList } from './ranked-lists.js';
 import { rank, type TextMatch } from './ranking.js';
 import type { JobsSnapshot } from './snapshot.js';
 
@@ -70,6 +72,29 @@ export class JobsService {
   }
 
   /**
+   * The ranked text of a request that impact-ordered lists answer (src/jobs/ranked-lists.ts): its only
+   * text filter is one common word (q, title or description), or a description of several words, all
+   * common (not a phrase: its matches are few next to its words' lists, so walking them costs more). Null for any other request.
+   */
+  private rankedText(s: JobsSnapshot, f: JobFilters): { first: (marks: Uint8Array, k: number) => number[]; count?: (marks: Uint8Array) => number } | null {
+    if (!limits.impactOrdered || f.title_advanced !== undefined || f.description_advanced !== undefined) return null;
+    const sent = (['q', 'title', 'description'] as const).filter((name) => f[name] !== undefined);
+    if (sent.length !== 1) return null;
+    const name = sent[0]!;
+    const query = name === 'description' ? plainQuery(f.description!) : phraseQuery(f[name]!);
+    const inFields = name === 'q' ? IN_TITLE | IN_DESCRIPTION : name === 'title' ? IN_TITLE : IN_DESCRIPTION;
+    if (query.kind === 'term' && !query.prefix) {
+      const list = rankedList(s, query.lexeme);
+      return list && { first: (marks, k) => firstOf(list, inFields, marks, k), count: (marks) => countOf(list, inFields, marks) };
+    }
+    // A phrase is left to the general path: its matches are few next to its words' lists.
+    const words = query.kind === 'and' && query.args.every((a) => a.kind === 'term') ? andLexemes(query) : null;
+    if (!words || !words.every((w) => isCommonWord(s, w))) return null;
+    const lists = words.map((w) => rankedList(s, w)!);
+    return { first: (marks, k) => firstOfAll(s, words, lists, inFields, marks, k) };
+  }
+
+  /**
    * The structured filters as a mark per document (1: passes). Kept per snapshot for the most recent
    * conditions, like a search engine's filter cache: a text search with the same filters (the default
    * currentness=current above all) then costs no query.
@@ -109,12 +134,19 @@ export class JobsService {
     if (o.descriptionFormat === 'html') throw new ApiError('format_unavailable');
     const scope = { route, watermark: s.watermark, binding: JSON.stringify([filtersKey(f), o.fields, o.include, o.sort, o.limit]) };
     const at = o.cursor === null ? null : this.cursors.verify(o.cursor, scope);
-    const text = this.textMatch(s, f);
     const condition = filterCondition(f, s.prefix, s.codes);
+    const fast = o.sort === 'relevance' ? this.rankedText(s, f) : null;
+    const text = fast ? null : this.textMatch(s, f);
     let page: number[];
     let more: boolean;
     let next: number;
-    if (o.sort === 'updated') {
+    if (fast) {
+      const start = at ?? 0;
+      const ranked = fast.first(await this.structured(s, condition), start + o.limit + 1);
+      page = ranked.slice(start, start + o.limit);
+      more = ranked.length > start + o.limit;
+      next = start + page.length;
+    } else if (o.sort === 'updated') {
       let ords: number[];
       if (text === null) {
         const after = at === null ? '' : ` AND j.ord > ${Number(at)}`;
@@ -144,8 +176,10 @@ export class JobsService {
   }
 
   async count(s: JobsSnapshot, f: JobFilters, groupBy: GroupBy | undefined): Promise<{ count: number; groups?: { value: string | null; count: number }[] }> {
-    const text = this.textMatch(s, f);
     const condition = filterCondition(f, s.prefix, s.codes);
+    const fast = groupBy ? null : this.rankedText(s, f)?.count;
+    if (fast) return { count: fast(await this.structured(s, condition)) };
+    const text = this.textMatch(s, f);
     const params: Record<string, DuckDBValue> = { ...condition.params };
     let restrict = '';
     if (text !== null) {

@@ -8,6 +8,15 @@ export function intersect(a: DocList, b: DocList): DocList {
   const out = new Uint32Array(a.length);
   let n = 0;
   let j = 0;
+  if (b.length < a.length * 8) {
+    // Lists of similar lengths: one merge pass.
+    for (let i = 0; i < a.length && j < b.length; i++) {
+      const x = a[i]!;
+      while (j < b.length && b[j]! < x) j++;
+      if (j < b.length && b[j] === x) out[n++] = x;
+    }
+    return out.slice(0, n);
+  }
   for (let i = 0; i < a.length; i++) {
     const x = a[i]!;
     // Gallop through the longer list.

@@ -161,6 +161,16 @@ export class InvertedIndex {
     }
   }
 
+  /**
+   * The documents holding `lexeme` (ascending) and where each one's positions start: the k-th holds it
+   * posStart[k + 1] - posStart[k] times.
+   */
+  occurrences(lexeme: string): { docs: Uint32Array; posStart: Uint32Array } {
+    const t = this.termIds.get(lexeme);
+    if (t === undefined) return { docs: new Uint32Array(0), posStart: new Uint32Array(1) };
+    return { docs: this.docs.subarray(this.start[t], this.start[t + 1]), posStart: this.posStart.subarray(this.start[t], this.start[t + 1]! + 1) };
+  }
+
   /** The positions of `lexeme` in `doc`, ascending, or undefined when it does not occur there. */
   positionsIn(lexeme: string, doc: number): Uint16Array | undefined {
     const t = this.termIds.get(lexeme);
@@ -234,6 +244,12 @@ export class InvertedIndex {
 
   /** The positions of term t in `doc`, or undefined when it does not occur there. */
   private positionsOf(t: number, doc: number): Uint16Array | undefined {
+    const k = this.pairOf(t, doc);
+    return k < 0 ? undefined : this.positions.subarray(this.posStart[k], this.posStart[k + 1]);
+  }
+
+  /** The number of the (term t, doc) pair, or -1 when t does not occur in doc. */
+  private pairOf(t: number, doc: number): number {
     let lo = this.start[t]!;
     let hi = this.start[t + 1]!;
     while (lo < hi) {
@@ -241,8 +257,50 @@ export class InvertedIndex {
       if (this.docs[mid]! < doc) lo = mid + 1;
       else hi = mid;
     }
-    if (lo >= this.start[t + 1]! || this.docs[lo] !== doc) return undefined;
-    return this.positions.subarray(this.posStart[lo], this.posStart[lo + 1]);
+    return lo < this.start[t + 1]! && this.docs[lo] === doc ? lo : -1;
+  }
+
+  /**
+   * The phrase of plain terms (`terms[i]` at `offsets[i]` from the first) among `candidates` (ascending
+   * documents holding every term): each term's list is walked forward once.
+   */
+  private plainPhrase(candidates: DocList, terms: number[], offsets: number[]): DocList {
+    const out = new Growable(Math.max(4, candidates.length));
+    const at = terms.map((t) => this.start[t]!);
+    const from = new Uint32Array(terms.length);
+    const to = new Uint32Array(terms.length);
+    for (const doc of candidates) {
+      for (let i = 0; i < terms.length; i++) {
+        let k = at[i]!;
+        while (this.docs[k]! < doc) k++;
+        at[i] = k;
+        from[i] = this.posStart[k]!;
+        to[i] = this.posStart[k + 1]!;
+      }
+      if (this.inSequence(from, to, offsets)) out.push(doc);
+    }
+    return out.array.slice(0, out.length);
+  }
+
+  /** Whether some position p in positions[from[0], to[0]) has p + offsets[i] in positions[from[i], to[i]) for every i. */
+  private inSequence(from: Uint32Array, to: Uint32Array, offsets: number[]): boolean {
+    // Each position of the first term, and the positions the others must then have (all ascending).
+    const cursor = Uint32Array.from(from);
+    for (let p = from[0]!; p < to[0]!; p++) {
+      let found = true;
+      for (let i = 1; i < from.length; i++) {
+        const want = this.positions[p]! + offsets[i]!;
+        let c = cursor[i]!;
+        while (c < to[i]! && this.positions[c]! < want) c++;
+        cursor[i] = c;
+        if (c >= to[i]! || this.positions[c] !== want) {
+          found = false;
+          break;
+        }
+      }
+      if (found) return true;
+    }
+    return false;
   }
 
   /** Documents where the items occur at their offsets from one another (PostgreSQL's <N> chain). */
@@ -252,6 +310,7 @@ export class InvertedIndex {
     let candidates = unionAll(termSets[0]!.map((t) => this.termList(t)));
     for (const set of termSets.slice(1)) candidates = intersect(candidates, unionAll(set.map((t) => this.termList(t))));
     if (items.length === 1) return candidates;
+    if (termSets.every((set) => set.length === 1)) return this.plainPhrase(candidates, termSets.map((set) => set[0]!), items.map((item) => item.offset - items[0]!.offset));
     const out = new Growable(Math.max(4, candidates.length));
     for (const doc of candidates) {
       const sets = termSets.map((terms) => {

@@ -192,6 +192,57 @@ function sortAndUniq(items: Operand[]): Operand[] {
   return sorted.filter((item, i) => i === 0 || Buffer.compare(item.bytes, sorted[i - 1]!.bytes) !== 0);
 }
 
+/**
+ * The lexemes calc_rank_and ranks a query by, in its order, when the query is an AND or a phrase of two or more
+ * distinct lexemes none of which is a prefix; null otherwise. rankAnd then ranks a document from their positions.
+ */
+export function andLexemes(query: Query): string[] | null {
+  if (query.kind !== 'and' && query.kind !== 'phrase') return null;
+  const items = sortAndUniq(operands(query));
+  return items.length >= 2 && items.every((item) => !item.prefix) ? items.map((item) => item.lexeme) : null;
+}
+
+/**
+ * calc_rank_and of one document, as tsRank gives it for the query of andLexemes, from each lexeme's positions in
+ * title_A || description_D: positions[i] holds lengths[i] of them (0 when the lexeme is absent), the first
+ * titleCounts[i] of weight A. concatPositions fills them.
+ */
+export function rankAnd(positions: Int32Array[], lengths: Int32Array, titleCounts: Int32Array): number {
+  let res = -1;
+  for (let i = 1; i < positions.length; i += 1) {
+    const a = positions[i]!;
+    for (let k = 0; k < i; k += 1) {
+      const b = positions[k]!;
+      for (let l = 0; l < lengths[i]!; l += 1) {
+        const wl = l < titleCounts[i]! ? WEIGHT_A : WEIGHT_D;
+        for (let p = 0; p < lengths[k]!; p += 1) {
+          const distance = Math.abs(a[l]! - b[p]!);
+          if (distance === 0) continue;
+          const curw = pairWeight(wl, p < titleCounts[k]! ? WEIGHT_A : WEIGHT_D, distance);
+          res = res < 0 ? curw : Math.fround(1.0 - (1.0 - res) * (1.0 - curw));
+        }
+      }
+    }
+  }
+  return res < 0 ? NO_MATCH_AND : res;
+}
+
+/**
+ * concatEntry into a buffer of MAX_NUM_POS: the title's positions (title[from, to)), then the description's
+ * (description[dFrom, dTo)) shifted by `shift`; returns how many it holds.
+ */
+export function concatPositions(into: Int32Array, title: Uint16Array, from: number, to: number, description: Uint16Array, dFrom: number, dTo: number, shift: number): number {
+  let n = 0;
+  for (let i = from; i < to; i += 1) into[n++] = title[i]!;
+  for (let i = dFrom; i < dTo; i += 1) {
+    if (n >= MAX_NUM_POS || (n > 0 && into[n - 1] === LAST_POSITION)) break;
+    into[n++] = Math.min(description[i]! + shift, LAST_POSITION);
+  }
+  return n;
+}
+
+export const MAX_POSITIONS = MAX_NUM_POS;
+
 export type Ranker = (doc: RankSource, titleMaxPosition: number) => number;
 
 /** calc_rank for one query, prepared once: AND and phrase roots rank with calc_rank_and, anything else with calc_rank_or. */

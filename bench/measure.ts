@@ -16,13 +16,17 @@ export interface Measurement {
   requestsPerSecond: number;
   requests: number;
   failures: number;
+  /** Median of the time the server spent answering from the catalog (its Server-Timing header), if it sends one. */
+  catalogMedianMs: number | null;
 }
 
-function send(agent: Agent, req: BenchRequest): Promise<number> {
+/** The response's status, and the catalog time its Server-Timing header reports (null without one). */
+function send(agent: Agent, req: BenchRequest): Promise<{ status: number; catalogMs: number | null }> {
   return new Promise((done, fail) => {
     const r = httpRequest(req.url, { method: req.method, headers: req.headers, agent }, (res) => {
       res.resume();
-      res.on('end', () => done(res.statusCode ?? 0));
+      const timing = /catalog;dur=([\d.]+)/.exec(String(res.headers['server-timing'] ?? ''));
+      res.on('end', () => done({ status: res.statusCode ?? 0, catalogMs: timing ? Number(timing[1]) : null }));
     });
     r.on('error', fail);
     r.end(req.body);
@@ -38,14 +42,16 @@ function percentile(sorted: number[], p: number): number {
 export async function measure(next: () => BenchRequest, options: { connections: number; seconds: number }): Promise<Measurement> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const latencies: number[] = [];
+  const catalog: number[] = [];
   let failures = 0;
   const started = performance.now();
   const until = started + options.seconds * 1000;
   const client = async () => {
     while (performance.now() < until) {
       const t0 = performance.now();
-      const status = await send(agent, next()).catch(() => 0);
+      const { status, catalogMs } = await send(agent, next()).catch(() => ({ status: 0, catalogMs: null }));
       latencies.push(performance.now() - t0);
+      if (catalogMs !== null) catalog.push(catalogMs);
       if (status < 200 || status >= 300) failures++;
     }
   };
@@ -60,5 +66,6 @@ export async function measure(next: () => BenchRequest, options: { connections: 
     requestsPerSecond: latencies.length / elapsed,
     requests: latencies.length,
     failures,
+    catalogMedianMs: catalog.length > 0 ? percentile(catalog.sort((a, b) => a - b), 50) : null,
   };
 }

@@ -3,7 +3,8 @@
 // 2. its publication: duration and peak memory of `publish`, precision and recall of the merge;
 // 3. HTTP: the real server over that catalog, each scenario (a seeded mix of requests of one route
 //    class) warmed up, then measured with 1 and with 4 concurrent clients (median, p99, requests per
-//    second); the PostgreSQL peer answers the same requests in the same run (median, our ratio);
+//    second, and the median catalog time the server reports in Server-Timing); the PostgreSQL peer
+//    answers the same requests in the same run (median), and the ratios compare ours with it;
 // 4. the server's memory (RSS) with the catalog open.
 // It prints one table and writes the same figures as JSON under bench/results/.
 
@@ -46,7 +47,10 @@ console.log(`merge    precision ${(catalog.merge.precision * 100).toFixed(2)} %,
 interface Row extends Measurement {
   scenario: string;
   pgMedianMs: number | null;
+  /** Our median request over PostgreSQL's median query. */
   ratio: number | null;
+  /** Our median catalog time (Server-Timing) over PostgreSQL's median query: both the query alone. */
+  catalogRatio: number | null;
 }
 const http: Row[] = [];
 let serverRssGib: number | null = null;
@@ -74,7 +78,14 @@ if (!values['skip-http']) {
         await measure(next, { connections, seconds: Math.min(1, seconds) }); // warm-up
         const result = await measure(next, { connections, seconds });
         if (result.failures > 0) throw new Error(`${scenario.name}: ${result.failures} of ${result.requests} responses were not 2xx`);
-        http.push({ scenario: scenario.name, ...result, pgMedianMs: connections === 1 ? pgMedianMs : null, ratio: connections === 1 && pgMedianMs ? result.medianMs / pgMedianMs : null });
+        const single = connections === 1 && pgMedianMs !== null;
+        http.push({
+          scenario: scenario.name,
+          ...result,
+          pgMedianMs: single ? pgMedianMs : null,
+          ratio: single ? result.medianMs / pgMedianMs! : null,
+          catalogRatio: single && result.catalogMedianMs !== null ? result.catalogMedianMs / pgMedianMs! : null,
+        });
       }
     }
     serverRssGib = rssGib(service.pid);
@@ -82,15 +93,17 @@ if (!values['skip-http']) {
     await service.close();
     await peer?.stop();
   }
-  const header = ['scenario', 'clients', 'median ms', 'p99 ms', 'req/s', 'PG median ms', 'ratio'];
+  const header = ['scenario', 'clients', 'median ms', 'p99 ms', 'req/s', 'catalog ms', 'PG median ms', 'ratio', 'catalog ratio'];
   const rows = http.map((r) => [
     r.scenario,
     String(r.connections),
     r.medianMs.toFixed(2),
     r.p99Ms.toFixed(2),
     r.requestsPerSecond.toFixed(0),
+    r.catalogMedianMs === null ? '' : r.catalogMedianMs.toFixed(2),
     r.pgMedianMs === null ? '' : r.pgMedianMs.toFixed(2),
     r.ratio === null ? '' : r.ratio.toFixed(2),
+    r.catalogRatio === null ? '' : r.catalogRatio.toFixed(2),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   console.log('');

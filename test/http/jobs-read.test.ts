@@ -308,6 +308,16 @@ describe('jobs read API', function () {
       expect(shaped.body.data).to.deep.equal({ job_id: planner.job_id, title: 'Logistics Planner' });
     });
 
+    it('says in Server-Timing how long the catalog took to answer', async () => {
+      for (const path of ['/v1/jobs?q=planner', '/v1/jobs/count', `/v1/jobs/${byTitle.get('Dispatcher')!.job_id}`]) {
+        const r = await app.api.get(path, { key });
+        expect(r.status).to.equal(200);
+        const timing = /^catalog;dur=(\d+\.\d{3})$/.exec(r.headers.get('server-timing') ?? '');
+        expect(timing, path).to.not.equal(null);
+        expect(Number(timing![1])).to.be.greaterThan(0);
+      }
+    });
+
     it('answers 404 job_not_found for an id never published', async () => {
       const r = await app.api.get<ErrorBody>('/v1/jobs/00000000-0000-4000-8000-000000000000', { key });
       expect(r.status).to.equal(404);

@@ -100,20 +100,26 @@ export class JobsService {
    * currentness=current above all) then costs no query.
    */
   private async structured(s: JobsSnapshot, condition: Condition): Promise<Uint8Array> {
-    const key = condition.sql + JSON.stringify(condition.params, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
-    let cache = this.filterCache.get(s);
-    if (!cache) this.filterCache.set(s, (cache = new Map<string, Uint8Array>()));
-    const hit = cache.get(key);
-    if (hit) {
-      cache.delete(key);
-      cache.set(key, hit);
-      return hit;
-    }
+    const hit = this.cachedMarks(s, condition);
+    if (hit) return hit;
     const marks = new Uint8Array(s.size);
     await this.engine.mark(`SELECT j.doc FROM ${s.prefix}jobs j WHERE ${condition.sql}`, condition.params, marks);
-    cache.set(key, marks);
+    let cache = this.filterCache.get(s);
+    if (!cache) this.filterCache.set(s, (cache = new Map<string, Uint8Array>()));
+    cache.set(cacheKey(condition), marks);
     if (cache.size > FILTER_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     return marks;
+  }
+
+  /** The marks of a condition if the filter cache holds them (now the most recently used), else null. */
+  private cachedMarks(s: JobsSnapshot, condition: Condition): Uint8Array | null {
+    const cache = this.filterCache.get(s);
+    const key = cacheKey(condition);
+    const hit = cache?.get(key);
+    if (!cache || !hit) return null;
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
   }
 
   /** The text matches that pass the structured filters, ascending. */
@@ -149,12 +155,8 @@ export class JobsService {
     } else if (o.sort === 'updated') {
       let ords: number[];
       if (text === null) {
-        const after = at === null ? '' : ` AND j.ord > ${Number(at)}`;
-        const rows = await this.engine.rows(
-          `SELECT j.ord FROM ${s.prefix}jobs j WHERE ${condition.sql}${after} ORDER BY j.ord LIMIT ${o.limit + 1}`,
-          condition.params,
-        );
-        ords = rows.map((r) => r[0] as number);
+        // The filters' marks (from the filter cache after the first page) and a walk of the default order.
+        ords = firstInOrder(s, await this.structured(s, condition), at ?? -1, o.limit + 1);
       } else {
         ords = pageInOrder(s, await this.filteredMatches(s, condition, text), at ?? -1, o.limit + 1);
       }
@@ -196,6 +198,8 @@ export class JobsService {
       FROM ${s.prefix}jobs j WHERE ${condition.sql}${restrict}`;
     if (!groupBy) {
       if (text !== null) return { count: (await this.filteredMatches(s, condition, text)).length };
+      const marks = this.cachedMarks(s, condition);
+      if (marks) return { count: countMarked(marks) };
       const [[count]] = (await this.engine.rows(`SELECT count(*)::INTEGER FROM ${s.prefix}jobs j WHERE ${condition.sql}`, condition.params)) as [[number]];
       return { count };
     }
@@ -285,6 +289,21 @@ function shape(job: Record<string, unknown>, o: Pick<ListOptions, 'fields' | 'in
   const out: Record<string, unknown> = { job_id: job.job_id };
   for (const field of o.fields) if (field in job) out[field] = job[field];
   if (o.include.includes('company')) out.company = job.company;
+  return out;
+}
+
+const cacheKey = (condition: Condition) => condition.sql + JSON.stringify(condition.params, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+
+function countMarked(marks: Uint8Array): number {
+  let count = 0;
+  for (let i = 0; i < marks.length; i++) count += marks[i]!;
+  return count;
+}
+
+/** Up to `n` ords after `after`, ascending, of the marked documents. */
+function firstInOrder(s: JobsSnapshot, marks: Uint8Array, after: number, n: number): number[] {
+  const out: number[] = [];
+  for (let ord = after + 1; ord < s.size && out.length < n; ord++) if (marks[s.docOfOrd[ord]!] === 1) out.push(ord);
   return out;
 }
 

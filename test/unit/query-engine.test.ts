@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { ApiError } from '../../src/errors.js';
 import { QueryEngine } from '../../src/jobs/engine.js';
+import { listValue } from '@duckdb/node-api';
 
 describe('the query engine', () => {
   it('interrupts a query that runs past the time limit and answers 504 query_timeout', async () => {
@@ -29,6 +30,23 @@ describe('the query engine', () => {
     try {
       const results = await Promise.all(Array.from({ length: 8 }, (_, i) => engine.rows('SELECT $n::INTEGER * 2', { n: i })));
       expect(results.map((r) => r[0]![0])).to.deep.equal([0, 2, 4, 6, 8, 10, 12, 14]);
+    } finally {
+      engine.close();
+    }
+  });
+
+  it('marks exactly the document numbers a query returns, at every bit of a byte and at both ends', async () => {
+    const engine = await QueryEngine.open({ timeoutMs: 10_000 });
+    try {
+      for (const size of [1, 7, 8, 9, 1000, 4099]) {
+        const wanted = Array.from({ length: size }, (_, i) => i).filter((i) => i % 3 === 0 || i % 7 === 1 || i === size - 1);
+        const marks = new Uint8Array(size);
+        await engine.mark('SELECT unnest($docs::INTEGER[]) AS doc', { docs: listValue(wanted) }, marks);
+        expect(Array.from(marks.keys()).filter((i) => marks[i] === 1), `size ${size}`).to.deep.equal(wanted);
+      }
+      const none = new Uint8Array(10);
+      await engine.mark('SELECT 1 AS doc WHERE false', {}, none);
+      expect(none.every((m) => m === 0)).to.equal(true);
     } finally {
       engine.close();
     }

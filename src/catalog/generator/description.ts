@@ -133,7 +133,7 @@ function introBlock(ctx: TextContext, summary: string[]): Block {
 /** About, benefits, equal opportunity and closing: the same for every opening of a company in one country. */
 function companyBlocks(ctx: TextContext): Block[] {
   const { company } = ctx.content;
-  return companyMemo.get(`${company.index}|${ctx.content.place.country}`, () => {
+  return companyMemo.get(`${company.seed}|${company.index}|${ctx.content.place.country}`, () => {
     const rng = new Rng(company.seed, 2);
     const heading = (options: readonly string[], shift: number) => pick(options, company.seed >>> shift).replace('{company}', company.name.base);
     const about: Block = { section: 'about', heading: heading(HEADINGS.about, 9), list: false, items: sentences(T.about, rng, 2 + rng.int(2), ctx) };

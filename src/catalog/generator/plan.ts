@@ -34,7 +34,7 @@ const choices = new Map<string, { first: Weights; copies: Weights }>();
 
 /** The sources a company's openings in one country can be posted on, kept per company because every opening asks. */
 function sourcesFor(company: Company, country: string, government: boolean): { first: Weights; copies: Weights } {
-  const key = `${company.index}|${country}|${government}`;
+  const key = `${company.seed}|${company.index}|${country}|${government}`;
   let found = choices.get(key);
   if (!found) {
     const ok = ([source]: readonly [number, number]) => allowed(SOURCES[source]!, company, country, government);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ApiError, invalidRequest } from '../errors.js';
 import type { RegistryRelease } from '../catalog/publications.js';
 import { intersect, union, type DocList } from '../search/doc-lists.js';
+import type { DocTester } from '../search/inverted-index.js';
 import { and, parseAdvanced, phraseQuery, plainQuery, type Query } from '../search/query.js';
 import { positiveLexemes } from '../search/query-terms.js';
 import type { CursorSigner } from './cursor.js';
@@ -30,6 +31,8 @@ export const GROUP_BY = ['employer', 'company_id', 'work_arrangement', 'country'
 export type GroupBy = (typeof GROUP_BY)[number];
 
 const FILTER_CACHE_ENTRIES = 32;
+/** How many filtered jobs a sort=updated text search may test one by one before evaluating every match. */
+const TEXT_WALK = 20_000;
 
 export class JobsService {
   private readonly filterCache = new WeakMap<JobsSnapshot, Map<string, Uint8Array>>();
@@ -41,34 +44,34 @@ export class JobsService {
 
   /** The documents matching the text filters, or null when none is sent. */
   private textMatch(s: JobsSnapshot, f: JobFilters): TextMatch | null {
-    const parts: DocList[] = [];
-    const lexemes = new Set<string>();
-    const on = (field: 'title' | 'description', query: Query) => {
-      for (const lexeme of positiveLexemes(query)) lexemes.add(lexeme);
-      return s[field].evaluate(query);
-    };
-    const ranked: Query[] = [];
-    if (f.title !== undefined) {
-      const query = phraseQuery(f.title);
-      ranked.push(query);
-      parts.push(on('title', query));
-    }
-    if (f.title_advanced !== undefined) parts.push(on('title', parseAdvanced(f.title_advanced)));
-    if (f.description !== undefined) {
-      const query = plainQuery(f.description);
-      ranked.push(query);
-      parts.push(on('description', query));
-    }
-    if (f.description_advanced !== undefined) parts.push(on('description', parseAdvanced(f.description_advanced)));
-    if (f.q !== undefined) {
-      const query = phraseQuery(f.q);
-      ranked.push(query);
-      parts.push(union(on('title', query), on('description', query)));
-    }
+    const parts = textParts(f);
     if (parts.length === 0) return null;
-    let docs = parts[0]!;
-    for (const part of parts.slice(1)) docs = intersect(docs, part);
-    return { docs, ranking: ranked.length === 1 ? ranked[0]! : and(ranked), lexemes };
+    const lexemes = new Set<string>();
+    let docs: DocList | null = null;
+    for (const { fields, query } of parts) {
+      for (const lexeme of positiveLexemes(query)) lexemes.add(lexeme);
+      const lists = fields.map((field) => s[field].evaluate(query));
+      const part = lists.length === 1 ? lists[0]! : union(lists[0]!, lists[1]!);
+      docs = docs === null ? part : intersect(docs, part);
+    }
+    const ranked = parts.filter((p) => p.ranked).map((p) => p.query);
+    return { docs: docs!, ranking: ranked.length === 1 ? ranked[0]! : and(ranked), lexemes };
+  }
+
+  /**
+   * The text filters as a test of one document at a time, with an upper bound of their matches (every
+   * document passes when none is sent); null when a part is cheaper to evaluate whole (InvertedIndex.tester).
+   */
+  private textTester(s: JobsSnapshot, f: JobFilters): DocTester | null {
+    const testers: DocTester[] = [];
+    for (const { fields, query } of textParts(f)) {
+      const each = fields.map((field) => s[field].tester(query));
+      if (each.includes(null)) return null;
+      const [a, b] = each as DocTester[];
+      testers.push(b ? { bound: a!.bound + b.bound, has: (doc) => a!.has(doc) || b.has(doc) } : a!);
+    }
+    if (testers.length === 0) return { bound: s.size, has: () => true };
+    return { bound: Math.min(...testers.map((t) => t.bound)), has: (doc) => testers.every((t) => t.has(doc)) };
   }
 
   /**
@@ -142,7 +145,6 @@ export class JobsService {
     const at = o.cursor === null ? null : this.cursors.verify(o.cursor, scope);
     const condition = filterCondition(f, s.prefix, s.codes);
     const fast = o.sort === 'relevance' ? this.rankedText(s, f) : null;
-    const text = fast ? null : this.textMatch(s, f);
     let page: number[];
     let more: boolean;
     let next: number;
@@ -153,18 +155,20 @@ export class JobsService {
       more = ranked.length > start + o.limit;
       next = start + page.length;
     } else if (o.sort === 'updated') {
-      let ords: number[];
-      if (text === null) {
-        // The filters' marks (from the filter cache after the first page) and a walk of the default order.
-        ords = firstInOrder(s, await this.structured(s, condition), at ?? -1, o.limit + 1);
-      } else {
-        ords = pageInOrder(s, await this.filteredMatches(s, condition, text), at ?? -1, o.limit + 1);
-      }
+      // Walk the default order testing each filtered job (marks from the filter cache after the first
+      // page), when the text (if any) matches enough jobs to fill a page within TEXT_WALK of them; else,
+      // or when the walk runs out, evaluate every text match.
+      const marks = await this.structured(s, condition);
+      const tester = this.textTester(s, f);
+      const walk = tester !== null && ((o.limit + 1) * s.size) / Math.max(1, tester.bound) <= TEXT_WALK / 4;
+      let ords = walk ? firstInOrder(s, marks, tester.has, at ?? -1, o.limit + 1, TEXT_WALK) : null;
+      ords ??= pageInOrder(s, await this.filteredMatches(s, condition, this.textMatch(s, f)!), at ?? -1, o.limit + 1);
       more = ords.length > o.limit;
       ords = ords.slice(0, o.limit);
       next = ords.at(-1) ?? 0;
       page = ords.map((ord) => s.docOfOrd[ord]!);
     } else {
+      const text = this.textMatch(s, f);
       if (!hasRankedText(f) || text === null) throw invalidRequest('sort=relevance needs q, title or description.');
       const start = at ?? 0;
       const ranked = rank(s, await this.filteredMatches(s, condition, text), text, start + o.limit + 1);
@@ -274,6 +278,17 @@ export class JobsService {
   }
 }
 
+/** The text filters of a request: each a query on the title, the description, or either (q). */
+function textParts(f: JobFilters): { fields: ('title' | 'description')[]; query: Query; ranked: boolean }[] {
+  const parts: { fields: ('title' | 'description')[]; query: Query; ranked: boolean }[] = [];
+  if (f.title !== undefined) parts.push({ fields: ['title'], query: phraseQuery(f.title), ranked: true });
+  if (f.title_advanced !== undefined) parts.push({ fields: ['title'], query: parseAdvanced(f.title_advanced), ranked: false });
+  if (f.description !== undefined) parts.push({ fields: ['description'], query: plainQuery(f.description), ranked: true });
+  if (f.description_advanced !== undefined) parts.push({ fields: ['description'], query: parseAdvanced(f.description_advanced), ranked: false });
+  if (f.q !== undefined) parts.push({ fields: ['title', 'description'], query: phraseQuery(f.q), ranked: true });
+  return parts;
+}
+
 /**
  * work_arrangement is absent when the source does not say (spec 2.1); the documents file writes null.
  * The key and its null are exactly this text at the top level (inside a JSON string a quote is escaped).
@@ -300,11 +315,20 @@ function countMarked(marks: Uint8Array): number {
   return count;
 }
 
-/** Up to `n` ords after `after`, ascending, of the marked documents. */
-function firstInOrder(s: JobsSnapshot, marks: Uint8Array, after: number, n: number): number[] {
+/**
+ * Up to `n` ords after `after`, ascending, of the marked documents that pass `test`, looking at no more
+ * than `budget` marked documents; null when the budget ran out first.
+ */
+function firstInOrder(s: JobsSnapshot, marks: Uint8Array, test: (doc: number) => boolean, after: number, n: number, budget: number): number[] | null {
   const out: number[] = [];
-  for (let ord = after + 1; ord < s.size && out.length < n; ord++) if (marks[s.docOfOrd[ord]!] === 1) out.push(ord);
-  return out;
+  let ord = after + 1;
+  for (; ord < s.size && out.length < n && budget > 0; ord++) {
+    const doc = s.docOfOrd[ord]!;
+    if (marks[doc] !== 1) continue;
+    budget--;
+    if (test(doc)) out.push(ord);
+  }
+  return out.length === n || ord === s.size ? out : null;
 }
 
 /** Up to `n` ords after `after`, ascending, of the documents `docs` (ascending by doc). */

@@ -242,20 +242,34 @@ async function lineFile(engine: QueryEngine, path: string, copy: string, lines: 
 }
 
 /**
- * The lines of `docs`, by positioned reads. They are synchronous: the serving cache is meant to live in
- * the page cache (ADR 0003), where reading a line takes microseconds, less than a round trip through
- * libuv's thread pool (50 lines: about 0.3 ms read in place, 1-2 ms as 50 asynchronous reads).
+ * The lines of `docs`, by positioned reads, one per run of consecutive lines. They are synchronous: the
+ * serving cache is meant to live in the page cache (ADR 0003), where reading a line takes microseconds,
+ * less than a round trip through libuv's thread pool (50 lines: about 0.3 ms read in place, 1-2 ms as
+ * 50 asynchronous reads). A page in the default order is a few runs (one per jobs file).
  */
 function readLines({ handle, offsets }: LineFile, docs: readonly number[]): string[] {
-  return docs.map((doc) => {
-    const start = offsets[doc]!;
-    const length = offsets[doc + 1]! - start - 1;
-    const buffer = Buffer.allocUnsafe(length);
-    for (let at = 0; at < length; ) {
-      const n = readSync(handle.fd, buffer, at, length - at, start + at);
-      if (n === 0) throw new Error(`the documents file ends before line ${doc}`);
-      at += n;
+  const lines = new Array<string>(docs.length);
+  const order = docs.map((_, i) => i).sort((a, b) => docs[a]! - docs[b]!);
+  for (let first = 0; first < order.length; ) {
+    let last = first;
+    while (last + 1 < order.length && docs[order[last + 1]!]! - docs[order[last]!]! <= 1) last++;
+    const from = offsets[docs[order[first]!]!]!;
+    const buffer = readRange(handle.fd, from, offsets[docs[order[last]!]! + 1]! - from);
+    for (let k = first; k <= last; k++) {
+      const doc = docs[order[k]!]!;
+      lines[order[k]!] = buffer.toString('utf8', offsets[doc]! - from, offsets[doc + 1]! - from - 1);
     }
-    return buffer.toString('utf8');
-  });
+    first = last + 1;
+  }
+  return lines;
+}
+
+function readRange(fd: number, start: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(length);
+  for (let at = 0; at < length; ) {
+    const n = readSync(fd, buffer, at, length - at, start + at);
+    if (n === 0) throw new Error(`the serving cache file ends before byte ${start + length}`);
+    at += n;
+  }
+  return buffer;
 }

@@ -108,6 +108,16 @@ export class IndexBuilder {
   }
 }
 
+/** A query as a test of single documents (InvertedIndex.tester). */
+export interface DocTester {
+  /** At least as many as the documents that match. */
+  bound: number;
+  has(doc: number): boolean;
+}
+
+/** A prefix of more lexemes than this is evaluated whole rather than tested document by document. */
+const MAX_TESTED_PREFIX_TERMS = 8;
+
 /** An index as plain data: what a worker thread hands over (the arrays' buffers are transferred, not copied). */
 export interface IndexParts {
   documents: number;
@@ -201,6 +211,63 @@ export class InvertedIndex {
         return unionAll(query.args.map((a) => this.evaluate(a)));
       case 'not':
         return subtract(this.all(), this.evaluate(query.arg));
+    }
+  }
+
+  /**
+   * The query as a test of one document at a time (binary searches in its terms' lists), with an upper
+   * bound of how many documents match; null for a prefix of many lexemes, where evaluating the whole
+   * query costs less. Agrees with evaluate(): `has(d)` is true exactly for the documents it lists.
+   */
+  tester(query: Query): DocTester | null {
+    switch (query.kind) {
+      case 'term': {
+        const terms = query.prefix ? this.prefixTerms(query.lexeme) : [this.termIds.get(query.lexeme)].filter((t) => t !== undefined);
+        if (terms.length > MAX_TESTED_PREFIX_TERMS) return null;
+        const bound = terms.reduce((sum, t) => sum + this.start[t + 1]! - this.start[t]!, 0);
+        return { bound, has: (doc) => terms.some((t) => this.pairOf(t, doc) >= 0) };
+      }
+      case 'phrase': {
+        if (query.items.length === 0) return { bound: 0, has: () => false };
+        if (query.items.some((item) => item.prefix)) return null;
+        const terms = query.items.map((item) => this.termIds.get(item.lexeme));
+        if (terms.some((t) => t === undefined)) return { bound: 0, has: () => false };
+        const ts = terms as number[];
+        const offsets = query.items.map((item) => item.offset - query.items[0]!.offset);
+        const from = new Uint32Array(ts.length);
+        const to = new Uint32Array(ts.length);
+        const bound = Math.min(...ts.map((t) => this.start[t + 1]! - this.start[t]!));
+        return {
+          bound,
+          has: (doc) => {
+            for (let i = 0; i < ts.length; i++) {
+              const k = this.pairOf(ts[i]!, doc);
+              if (k < 0) return false;
+              from[i] = this.posStart[k]!;
+              to[i] = this.posStart[k + 1]!;
+            }
+            return ts.length === 1 || this.inSequence(from, to, offsets);
+          },
+        };
+      }
+      case 'and': {
+        const positive = query.args.filter((a) => a.kind !== 'not').map((a) => this.tester(a));
+        const negative = query.args.flatMap((a) => (a.kind === 'not' ? [this.tester(a.arg)] : []));
+        if (positive.includes(null) || negative.includes(null)) return null;
+        const yes = positive as DocTester[];
+        const no = negative as DocTester[];
+        return { bound: Math.min(this.documents, ...yes.map((t) => t.bound)), has: (doc) => yes.every((t) => t.has(doc)) && !no.some((t) => t.has(doc)) };
+      }
+      case 'or': {
+        const args = query.args.map((a) => this.tester(a));
+        if (args.includes(null)) return null;
+        const any = args as DocTester[];
+        return { bound: Math.min(this.documents, any.reduce((sum, t) => sum + t.bound, 0)), has: (doc) => any.some((t) => t.has(doc)) };
+      }
+      case 'not': {
+        const arg = this.tester(query.arg);
+        return arg && { bound: this.documents, has: (doc) => !arg.has(doc) };
+      }
     }
   }
 

@@ -112,7 +112,7 @@ export class IndexBuilder {
 export interface DocTester {
   /** At least as many as the documents that match. */
   bound: number;
-  has(doc: number): boolean;
+  has: (doc: number) => boolean;
 }
 
 /** A prefix of more lexemes than this is evaluated whole rather than tested document by document. */

@@ -172,30 +172,35 @@ CREATE TABLE {p}redirects AS SELECT from_job_id, to_job_id FROM read_parquet({di
 -- name: withdrawn
 CREATE TABLE {p}withdrawn AS SELECT job_id FROM read_parquet({dir} || '/withdrawn.parquet');
 
+-- name: macros
+-- A job as the API returns it by default (timestamps RFC 3339 in UTC with milliseconds), from a row of
+-- a jobs file: the documents file below and the change feed's events (sql/serve/events.sql) both write
+-- it. The postings' source_data is written apart, for include=source_data.
+CREATE OR REPLACE MACRO api_time(t) AS strftime(t, '%Y-%m-%dT%H:%M:%S.%gZ');
+CREATE OR REPLACE MACRO job_document(job_row) AS struct_pack(
+  job_id := job_row.job_id, currentness := job_row.currentness, stale := job_row.stale, company_id := job_row.company_id,
+  employer_name := job_row.employer_name, title := job_row.title, description := job_row.description,
+  work_arrangement := job_row.work_arrangement, locations := job_row.locations,
+  job_first_seen_at := api_time(job_row.job_first_seen_at),
+  curated_at := api_time(job_row.curated_at),
+  job_updated_at := api_time(job_row.job_updated_at),
+  postings := list_transform(job_row.postings, p -> struct_pack(
+    posting_id := p.posting_id, source := p.source, source_class := p.source_class,
+    source_posting_id := p.source_posting_id, posting_url := p.posting_url, application_url := p.application_url,
+    attribution := p.attribution, status := p.status, employment_type := p.employment_type,
+    posted_at := api_time(p.posted_at),
+    first_seen_at := api_time(p.first_seen_at),
+    last_fetch_at := api_time(p.last_fetch_at),
+    pay := p.pay,
+    application_check := CASE WHEN p.application_check IS NULL THEN NULL ELSE struct_pack(
+      result := p.application_check.result,
+      checked_at := api_time(p.application_check.checked_at)) END
+  ))
+);
+
 -- name: documents
--- Each job as the API returns it by default (timestamps RFC 3339 in UTC with milliseconds), one per
--- line, in doc order. The postings' source_data is written apart (source_data below).
-COPY (
-  SELECT
-    job_id, currentness, stale, company_id, employer_name, title, description, work_arrangement, locations,
-    strftime(job_first_seen_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS job_first_seen_at,
-    strftime(curated_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS curated_at,
-    strftime(job_updated_at, '%Y-%m-%dT%H:%M:%S.%gZ') AS job_updated_at,
-    list_transform(postings, p -> struct_pack(
-      posting_id := p.posting_id, source := p.source, source_class := p.source_class,
-      source_posting_id := p.source_posting_id, posting_url := p.posting_url, application_url := p.application_url,
-      attribution := p.attribution, status := p.status, employment_type := p.employment_type,
-      posted_at := strftime(p.posted_at, '%Y-%m-%dT%H:%M:%S.%gZ'),
-      first_seen_at := strftime(p.first_seen_at, '%Y-%m-%dT%H:%M:%S.%gZ'),
-      last_fetch_at := strftime(p.last_fetch_at, '%Y-%m-%dT%H:%M:%S.%gZ'),
-      pay := p.pay,
-      application_check := CASE WHEN p.application_check IS NULL THEN NULL ELSE struct_pack(
-        result := p.application_check.result,
-        checked_at := strftime(p.application_check.checked_at, '%Y-%m-%dT%H:%M:%S.%gZ')) END
-      )) AS postings
-  FROM {p}numbered
-  ORDER BY doc
-) TO {out} (FORMAT json);
+-- Each job as the API returns it by default, one per line, in doc order.
+COPY (SELECT unnest(job_document(job_row)) FROM {p}numbered job_row ORDER BY doc) TO {out} (FORMAT json);
 
 -- name: source_data
 -- For include=source_data: per job, the source_data of its postings in posting order, in doc order.

@@ -2,21 +2,22 @@
 // documents as JSON Lines in the serving cache (read by offset), and the text indexes. All of it
 // is derived from the snapshot's Parquet files and can be rebuilt at any time (DESIGN.md 3).
 
-import { createReadStream, readSync } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { lineFile, readLines } from './line-file.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import { readCatalogManifest, type CatalogManifest } from '../catalog/layout.js';
 import type { CatalogSnapshot } from '../catalog/publications.js';
 import type { SnapshotOpener } from '../catalog/watcher.js';
-import { namedQueries } from '../db/sql-files.js';
+import { namedQueries, namedScripts } from '../db/sql-files.js';
 import { Worker } from 'node:worker_threads';
 import { InvertedIndex } from '../search/inverted-index.js';
 import type { IndexJob, IndexResult } from '../search/index-worker.js';
 import type { QueryEngine } from './engine.js';
 
 const SQL = namedQueries('serve/catalog.sql', ['files', 'numbered', 'postings', 'locations', 'codes', 'masks', 'jobs', 'redirects', 'withdrawn', 'documents', 'source_data', 'texts']);
+const { macros: MACROS } = namedScripts('serve/catalog.sql', ['macros']);
 /** In creation order; `numbered` is a view over the jobs files, the others are tables. */
 const TABLES = ['files', 'numbered', 'postings', 'locations', 'codes', 'masks', 'jobs', 'redirects', 'withdrawn'] as const;
 
@@ -75,6 +76,7 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
     indexes.catch(() => undefined); // awaited below; a failure is reported there
 
     await engine.withConnection(async (c) => {
+      for (const statement of MACROS) await c.run(statement);
       for (const name of TABLES) await c.run(fill(SQL[name], holes));
       await c.run(`DROP TABLE ${prefix}masks`);
     });
@@ -189,87 +191,8 @@ async function readIdentity(c: DuckDBConnection, prefix: string) {
   return { docOfOrd, ordOfDoc, idRank, docOfIdRank, jobIds, docById };
 }
 
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
-}
-
 /** Removes the cached documents of snapshots no longer open (and leftovers of interrupted writes). */
 async function removeStaleCaches(cacheDir: string, live: Set<string>): Promise<void> {
   await mkdir(cacheDir, { recursive: true });
   for (const name of await readdir(cacheDir)) if (!live.has(name)) await rm(join(cacheDir, name), { recursive: true, force: true });
-}
-
-/** Where each line of the documents file starts (and, at [n], where the file ends). */
-async function lineOffsets(path: string, expected: number): Promise<Float64Array> {
-  const offsets = new Float64Array(expected + 1);
-  let line = 0;
-  let base = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 24 }) as AsyncIterable<Buffer>) {
-    let at = chunk.indexOf(10);
-    while (at !== -1) {
-      if (line < expected) offsets[++line] = base + at + 1;
-      else line++;
-      at = chunk.indexOf(10, at + 1);
-    }
-    base += chunk.length;
-  }
-  if (line !== expected) {
-    await writeFile(`${path}.broken`, '');
-    await rm(path, { force: true });
-    throw new Error(`the documents file has ${line} lines for ${expected} jobs; it was removed and will be rebuilt`);
-  }
-  return offsets;
-}
-
-interface LineFile {
-  handle: FileHandle;
-  offsets: Float64Array;
-}
-
-/** A JSON Lines file of the serving cache, written once by `copy` (its {out} hole) and then read by offset. */
-async function lineFile(engine: QueryEngine, path: string, copy: string, lines: number): Promise<LineFile> {
-  if (!(await exists(path))) {
-    await mkdir(dirname(path), { recursive: true });
-    const tmp = `${path}.tmp-${process.pid}`;
-    await engine.withConnection((c) => c.run(copy.replace('{out}', quote(tmp))));
-    await rename(tmp, path);
-  }
-  const offsets = await lineOffsets(path, lines);
-  return { handle: await open(path, 'r'), offsets };
-}
-
-/**
- * The lines of `docs`, by positioned reads, one per run of consecutive lines. They are synchronous: the
- * serving cache is meant to live in the page cache (ADR 0003), where reading a line takes microseconds,
- * less than a round trip through libuv's thread pool (50 lines: about 0.3 ms read in place, 1-2 ms as
- * 50 asynchronous reads). A page in the default order is a few runs (one per jobs file).
- */
-function readLines({ handle, offsets }: LineFile, docs: readonly number[]): string[] {
-  const lines = new Array<string>(docs.length);
-  const order = docs.map((_, i) => i).sort((a, b) => docs[a]! - docs[b]!);
-  for (let first = 0; first < order.length; ) {
-    let last = first;
-    while (last + 1 < order.length && docs[order[last + 1]!]! - docs[order[last]!]! <= 1) last++;
-    const from = offsets[docs[order[first]!]!]!;
-    const buffer = readRange(handle.fd, from, offsets[docs[order[last]!]! + 1]! - from);
-    for (let k = first; k <= last; k++) {
-      const doc = docs[order[k]!]!;
-      lines[order[k]!] = buffer.toString('utf8', offsets[doc]! - from, offsets[doc + 1]! - from - 1);
-    }
-    first = last + 1;
-  }
-  return lines;
-}
-
-function readRange(fd: number, start: number, length: number): Buffer {
-  const buffer = Buffer.allocUnsafe(length);
-  for (let at = 0; at < length; ) {
-    const n = readSync(fd, buffer, at, length - at, start + at);
-    if (n === 0) throw new Error(`the serving cache file ends before byte ${start + length}`);
-    at += n;
-  }
-  return buffer;
 }

@@ -11,6 +11,7 @@ export interface Config {
   shutdownTimeoutMs: number;
   upgradeUrl: string;
   catalogPollMs: number;
+  exportLeaseMs: number;
 }
 
 type Kind = 'string' | 'integer';
@@ -32,6 +33,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'queryTimeoutMs', kind: 'integer', default: '10000', help: 'a search running longer than this is stopped with 504 query_timeout' },
   { key: 'shutdownTimeoutMs', kind: 'integer', default: '10000', help: 'on SIGTERM, how long in-flight requests may take before the process exits anyway' },
   { key: 'catalogPollMs', kind: 'integer', default: '2000', help: 'how often the server looks for a new catalog or registry publication' },
+  { key: 'exportLeaseMs', kind: 'integer', default: '60000', help: 'a running export whose server has not renewed its hold for this long is taken up by another (after a crash)' },
   { key: 'upgradeUrl', kind: 'string', default: 'https://jobs-data.example.com/pricing', help: 'page named by the upgrade_url of 403 upgrade_required' },
 ];
 

@@ -18,12 +18,17 @@ import { CursorSigner } from './jobs/cursor.js';
 import { QueryEngine } from './jobs/engine.js';
 import { JobsService } from './jobs/service.js';
 import { jobsSnapshotOpener } from './jobs/snapshot.js';
+import { ChangeFeed } from './feed/feed.js';
+import { Exports } from './exports/exports.js';
+import { ExportRunner, type RunnerOptions } from './exports/runner.js';
 
 export interface Service {
   url: string;
   ctx: AppContext;
   /** Looks for new publications; tests call check() instead of waiting for the next poll. */
   watcher: PublicationWatcher;
+  /** Runs queued exports; tests wait for it with idle(). */
+  exportRunner: ExportRunner;
   /** Stops accepting requests, lets those in flight finish (up to shutdownTimeoutMs), closes the stores. */
   close(): Promise<void>;
 }
@@ -33,6 +38,8 @@ export interface ServiceOptions {
   store?: StateStore;
   logger?: Logger;
   clock?: () => Date;
+  /** Export runner knobs for tests: jobs per file, and a hook called as each file is listed. */
+  exportRunner?: Pick<RunnerOptions, 'fileRecords' | 'onFileWritten'>;
 }
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
@@ -42,11 +49,18 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const store = options.store ?? state!.store;
   const publications = new Publications();
   const engine = await QueryEngine.open({ timeoutMs: config.queryTimeoutMs });
-  const jobs = new JobsService(engine, await CursorSigner.open(config.dataDir));
-  const ctx: AppContext = { config, store, publications, jobs, logger, clock: options.clock ?? (() => new Date()), draining: false };
-  const opener = jobsSnapshotOpener(engine, join(config.dataDir, 'serving'), logger);
+  const cursors = await CursorSigner.open(config.dataDir);
+  const jobs = new JobsService(engine, cursors);
+  const feed = new ChangeFeed(engine, join(config.dataDir, 'feed'), cursors, logger);
+  const clock = options.clock ?? (() => new Date());
+  const exports = new Exports(store, jobs, publications, join(config.dataDir, 'exports'), clock, () => runner.kick());
+  const runner = new ExportRunner(exports, store, jobs, engine, publications, clock, logger, { leaseMs: config.exportLeaseMs, pollMs: 1000, ...options.exportRunner });
+  const ctx: AppContext = { config, store, publications, jobs, feed, exports, logger, clock, draining: false };
+  const opener = feed.opener(jobsSnapshotOpener(engine, join(config.dataDir, 'serving'), logger));
   const watcher = new PublicationWatcher(config.snapshotsDir, publications, logger, opener);
   await watcher.start(config.catalogPollMs);
+  // The embedded store belongs to this process alone: an export left running was this server's, before a crash.
+  await runner.start({ resumeRunning: store.kind === 'pglite' });
 
   const server = createServer(createApp(ctx));
   server.listen(config.port, config.host);
@@ -57,14 +71,19 @@ export async function startService(config: Config, options: ServiceOptions = {})
   logger.info({ url, store: store.kind, data_dir: config.dataDir }, 'listening');
 
   let closing: Promise<void> | undefined;
-  const close = () =>
-    (closing ??= drain(ctx, server, admin, config.shutdownTimeoutMs).finally(async () => {
+  const close = () => {
+    // Exports stop first, after the file being written: they resume on the next start.
+    const exportsStopped = runner.stop();
+    return (closing ??= drain(ctx, server, admin, config.shutdownTimeoutMs).finally(async () => {
       watcher.stop();
+      await exportsStopped;
       await publications.closeNow();
+      await feed.close();
       engine.close();
       await state?.close();
     }));
-  return { url, ctx, watcher, close };
+  };
+  return { url, ctx, watcher, exportRunner: runner, close };
 }
 
 async function drain(ctx: AppContext, server: Server, admin: Server | undefined, timeoutMs: number): Promise<void> {

@@ -5,12 +5,16 @@ import type { Config } from '../config.js';
 import type { StateStore } from '../db/state-store.js';
 import type { Publications } from '../catalog/publications.js';
 import type { JobsService } from '../jobs/service.js';
+import type { ChangeFeed } from '../feed/feed.js';
+import type { Exports } from '../exports/exports.js';
 
 export interface AppContext {
   config: Config;
   store: StateStore;
   publications: Publications;
   jobs: JobsService;
+  feed: ChangeFeed;
+  exports: Exports;
   logger: Logger;
   /** The time as the service sees it; tests move it to cross a window, a day or a month without sleeping. */
   clock: () => Date;

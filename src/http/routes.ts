@@ -3,6 +3,8 @@
 import type { Router } from 'express';
 import type { AppContext } from './context.js';
 import { accountHandlers } from './handlers/account.js';
+import { changesHandlers } from './handlers/changes.js';
+import { exportHandlers } from './handlers/exports.js';
 import { jobHandlers } from './handlers/jobs.js';
 import { pendingHandlers } from './handlers/pending.js';
 
@@ -10,16 +12,18 @@ export function mountRoutes(router: Router, ctx: AppContext): void {
   const account = accountHandlers(ctx);
   const pending = pendingHandlers(ctx);
   const jobs = jobHandlers(ctx, ctx.jobs);
+  const changes = changesHandlers(ctx);
+  const exports = exportHandlers(ctx);
 
   router.get('/v1/jobs', jobs.list);
   router.post('/v1/jobs/search', jobs.search);
   router.post('/v1/jobs/search/es_dsl', pending.needsCatalog);
   router.get('/v1/jobs/count', jobs.count);
-  router.get('/v1/jobs/changes', pending.needsCatalog);
-  router.post('/v1/jobs/exports', pending.exportsUnavailable);
-  router.get('/v1/jobs/exports', pending.exportsUnavailable);
-  router.get('/v1/jobs/exports/:exportId', pending.exportsUnavailable);
-  router.get('/v1/jobs/exports/:exportId/files/:n', pending.exportsUnavailable);
+  router.get('/v1/jobs/changes', changes.list);
+  router.post('/v1/jobs/exports', exports.create);
+  router.get('/v1/jobs/exports', exports.list);
+  router.get('/v1/jobs/exports/:exportId', exports.one);
+  router.get('/v1/jobs/exports/:exportId/files/:n', exports.file);
   router.get('/v1/jobs/:jobId', jobs.one);
 
   router.get('/v1/companies', pending.needsRegistry);

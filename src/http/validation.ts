@@ -80,6 +80,8 @@ function describe(path: string | undefined, message: string): string {
   const parts = (path ?? '').replace(/^[./]/, '').split(/[./]/).filter(Boolean);
   const [location, ...rest] = parts;
   if (!location || !WHERE[location]) return message;
+  // The one `not` of the request schemas: an export body with limit or cursor.
+  if (rest.length === 0 && location === 'body' && message === 'must NOT be valid') return 'the request body must not have limit or cursor: an export is not paged (cap it with max_records)';
   if (rest.length === 0) return location === 'body' ? `the request body ${message}` : message;
   // A repeated query parameter is validated item by item (fields.0): name the parameter.
   const name = (location === 'query' ? rest.filter((part) => !/^\d+$/.test(part)) : rest).join('.');

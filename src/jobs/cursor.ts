@@ -53,8 +53,11 @@ export class CursorSigner {
     return `${body}.${this.mac(body).toString('base64url')}`;
   }
 
-  /** Where the page after the cursor starts; 400 invalid_request for any cursor not made for this scope. */
-  verify(cursor: string, scope: CursorScope): number {
+  /**
+   * Where the page after the cursor starts; 400 invalid_request for any cursor not made for this scope.
+   * A cursor of another snapshot goes to `otherWatermark` when given (it throws the answer).
+   */
+  verify(cursor: string, scope: CursorScope, otherWatermark?: (watermark: string, at: number) => never): number {
     const [body, mac, extra] = cursor.split('.');
     if (!body || !mac || extra !== undefined) throw invalidRequest('cursor is not a cursor of this API; pass next_cursor exactly as received.');
     const expected = this.mac(body);
@@ -68,6 +71,7 @@ export class CursorSigner {
     }
     if (payload.r !== scope.route) throw invalidRequest(`cursor was made by ${payload.r}; use it with the same route.`);
     if (payload.w !== scope.watermark) {
+      if (otherWatermark) otherWatermark(payload.w, payload.at);
       throw invalidRequest(`cursor belongs to catalog snapshot ${payload.w}, and ${scope.watermark} is published now; start again from the first page.`);
     }
     if (payload.b !== digest(scope.binding)) {

@@ -19,14 +19,21 @@ const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
  * it does not exist yet. A file whose line count is wrong (cut short) is removed: the next open writes it again.
  */
 export async function lineFile(engine: QueryEngine, path: string, copy: string, lines: number): Promise<LineFile> {
-  if (!(await exists(path))) {
-    await mkdir(dirname(path), { recursive: true });
-    const tmp = `${path}.tmp-${process.pid}`;
-    await engine.withConnection((c) => c.run(copy.replace('{out}', quote(tmp))));
-    await rename(tmp, path);
-  }
+  await writeOnce(engine, path, copy);
   const offsets = await lineOffsets(path, lines);
   return { handle: await open(path, 'r'), offsets };
+}
+
+/**
+ * Writes the file at `path` by `copy` (a DuckDB COPY with an {out} hole) unless it exists: under a
+ * temporary name, renamed into place once complete, so a crash never leaves a partial file at `path`.
+ */
+export async function writeOnce(engine: QueryEngine, path: string, copy: string): Promise<void> {
+  if (await exists(path)) return;
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}`;
+  await engine.withConnection((c) => c.run(copy.replace('{out}', quote(tmp))));
+  await rename(tmp, path);
 }
 
 async function exists(path: string): Promise<boolean> {

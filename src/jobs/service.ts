@@ -143,42 +143,45 @@ export class JobsService {
     if (o.descriptionFormat === 'html') throw new ApiError('format_unavailable');
     const scope = { route, watermark: s.watermark, binding: JSON.stringify([filtersKey(f), o.fields, o.include, o.sort, o.limit]) };
     const at = o.cursor === null ? null : this.cursors.verify(o.cursor, scope);
+    const { docs, positions } = await this.select(s, f, o.sort, at, o.limit + 1);
+    const more = docs.length > o.limit;
+    const page = docs.slice(0, o.limit);
+    const data = await this.render(s, registry, page, o);
+    const tail = JSON.stringify({ next_cursor: more ? this.cursors.sign(scope, positions[o.limit - 1]!) : null, snapshot_watermark: s.watermark });
+    return { json: `{"data":[${data.join(',')}],${tail.slice(1)}` };
+  }
+
+  /**
+   * Up to `n` matching documents in the order of the listing, after the cursor position `at` (null: from
+   * the first), each with the cursor position after it: its ord (sort=updated) or how many ranked jobs
+   * come up to it (sort=relevance). Exports read the same order as paging.
+   */
+  async select(s: JobsSnapshot, f: JobFilters, sort: ListOptions['sort'], at: number | null, n: number): Promise<{ docs: number[]; positions: number[] }> {
     const condition = filterCondition(f, s.prefix, s.codes);
-    const fast = o.sort === 'relevance' ? this.rankedText(s, f) : null;
-    let page: number[];
-    let more: boolean;
-    let next: number;
-    if (fast) {
-      const start = at ?? 0;
-      const ranked = fast.first(await this.structured(s, condition), start + o.limit + 1);
-      page = ranked.slice(start, start + o.limit);
-      more = ranked.length > start + o.limit;
-      next = start + page.length;
-    } else if (o.sort === 'updated') {
+    const fast = sort === 'relevance' ? this.rankedText(s, f) : null;
+    if (sort === 'updated') {
       // Walk the default order testing each filtered job (marks from the filter cache after the first
-      // page), when the text (if any) matches enough jobs to fill a page within TEXT_WALK of them; else,
-      // or when the walk runs out, evaluate every text match.
+      // page), when the text (if any) matches enough jobs to find n within TEXT_WALK of them; else, or
+      // when the walk runs out, evaluate every text match.
       const marks = await this.structured(s, condition);
+      const inOrder = (ords: number[]) => ({ docs: ords.map((ord) => s.docOfOrd[ord]!), positions: ords });
+      if (textParts(f).length === 0) return inOrder(firstInOrder(s, marks, () => true, at ?? -1, n, Number.POSITIVE_INFINITY)!);
       const tester = this.textTester(s, f);
-      const walk = tester !== null && ((o.limit + 1) * s.size) / Math.max(1, tester.bound) <= TEXT_WALK / 4;
-      let ords = walk ? firstInOrder(s, marks, tester.has, at ?? -1, o.limit + 1, TEXT_WALK) : null;
-      ords ??= pageInOrder(s, await this.filteredMatches(s, condition, this.textMatch(s, f)!), at ?? -1, o.limit + 1);
-      more = ords.length > o.limit;
-      ords = ords.slice(0, o.limit);
-      next = ords.at(-1) ?? 0;
-      page = ords.map((ord) => s.docOfOrd[ord]!);
-    } else {
+      const walk = tester !== null && (n * s.size) / Math.max(1, tester.bound) <= TEXT_WALK / 4;
+      let ords = walk ? firstInOrder(s, marks, tester.has, at ?? -1, n, TEXT_WALK) : null;
+      ords ??= pageInOrder(s, await this.filteredMatches(s, condition, this.textMatch(s, f)!), at ?? -1, n);
+      return inOrder(ords);
+    }
+    const start = at ?? 0;
+    let ranked: number[];
+    if (fast) ranked = fast.first(await this.structured(s, condition), start + n);
+    else {
       const text = this.textMatch(s, f);
       if (!hasRankedText(f) || text === null) throw invalidRequest('sort=relevance needs q, title or description.');
-      const start = at ?? 0;
-      const ranked = rank(s, await this.filteredMatches(s, condition, text), text, start + o.limit + 1);
-      page = ranked.slice(start, start + o.limit);
-      more = ranked.length > start + o.limit;
-      next = start + page.length;
+      ranked = rank(s, await this.filteredMatches(s, condition, text), text, start + n);
     }
-    const data = await this.documents(s, registry, page, o);
-    const tail = JSON.stringify({ next_cursor: more ? this.cursors.sign(scope, next) : null, snapshot_watermark: s.watermark });
-    return { json: `{"data":[${data.join(',')}],${tail.slice(1)}` };
+    const docs = ranked.slice(start, start + n);
+    return { docs, positions: docs.map((_, i) => start + i + 1) };
   }
 
   async count(s: JobsSnapshot, f: JobFilters, groupBy: GroupBy | undefined): Promise<{ count: number; groups?: { value: string | null; count: number }[] }> {
@@ -240,12 +243,12 @@ export class JobsService {
       throw new ApiError('job_not_found');
     }
     if (o.descriptionFormat === 'html') throw new ApiError('format_unavailable');
-    const [data] = await this.documents(s, registry, [doc], { ...o, limit: 1, cursor: null, sort: 'updated' });
+    const [data] = await this.render(s, registry, [doc], o);
     return { json: `{"data":${data!},${JSON.stringify({ snapshot_watermark: s.watermark }).slice(1)}` };
   }
 
-  /** The page's jobs as JSON, in the shape asked for: fields, include=company / source_data. */
-  private async documents(s: JobsSnapshot, registry: RegistryRelease | null, docs: number[], o: ListOptions): Promise<string[]> {
+  /** The jobs as JSON, in the shape asked for: fields, include=company / source_data. */
+  async render(s: JobsSnapshot, registry: RegistryRelease | null, docs: number[], o: Pick<ListOptions, 'fields' | 'include'>): Promise<string[]> {
     const onlyIds = o.fields !== null && o.fields.length === 1 && o.fields[0] === 'job_id';
     if (onlyIds) return docs.map((d) => JSON.stringify({ job_id: s.jobIds[d] }));
     const lines = await s.readDocuments(docs);
@@ -293,7 +296,7 @@ function textParts(f: JobFilters): { fields: ('title' | 'description')[]; query:
  * work_arrangement is absent when the source does not say (spec 2.1); the documents file writes null.
  * The key and its null are exactly this text at the top level (inside a JSON string a quote is escaped).
  */
-const withoutUnstatedArrangement = (line: string) => line.replace('"work_arrangement":null,', '');
+export const withoutUnstatedArrangement = (line: string) => line.replace('"work_arrangement":null,', '');
 
 /** A job document cut to the projection. */
 function shape(job: Record<string, unknown>, o: Pick<ListOptions, 'fields' | 'include'>, companies: Map<string, unknown>): Record<string, unknown> {

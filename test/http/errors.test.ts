@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { ApiError, ERROR_CATALOGUE, errorBody, type ErrorCode } from '../../src/errors.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import type { ApiResponse } from '../support/client.js';
@@ -22,7 +24,17 @@ const TRIGGERS: Partial<Record<ErrorCode, Trigger>> = {
   method_not_allowed: async (app) => app.api.request('PATCH', '/v1/jobs', { key: (await app.account()).key }),
   catalog_unavailable: async (app) => app.api.get('/v1/jobs/count', { key: (await app.account()).key }),
   registry_unavailable: async (app) => app.api.get('/v1/companies', { key: (await app.account()).key }),
-  export_unavailable: async (app) => app.api.get('/v1/jobs/exports', { key: (await app.account()).key }),
+  export_unavailable: async (app) => {
+    // The exports folder is a plain file here: this server cannot write export files.
+    const dir = join(app.config.dataDir, 'exports');
+    await rm(dir, { recursive: true, force: true });
+    await writeFile(dir, '');
+    try {
+      return await app.api.post('/v1/jobs/exports', {}, { key: (await app.account()).key });
+    } finally {
+      await rm(dir);
+    }
+  },
   service_unavailable: async (app) => app.api.get('/v1/usage/requests', { key: (await app.account()).key }),
 };
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
 import { migrate } from '../../src/db/migrate.js';
 import { PgliteStore } from '../../src/db/pglite-store.js';
-import { startService, type Service } from '../../src/main.js';
+import { startService, type Service, type ServiceOptions } from '../../src/main.js';
 import { createAccount, type NewAccount } from '../../src/metering/accounts.js';
 import { issueKey, type KeyOptions } from '../../src/metering/keys.js';
 import { ApiClient } from './client.js';
@@ -39,10 +39,12 @@ export interface TestApp {
   setNow(at: Date | undefined): void;
   /** An account with a key, ready to call the API. */
   account(input?: Partial<NewAccount>, keyOptions?: KeyOptions): Promise<{ accountId: string; key: string; keyId: string }>;
+  /** Stops the service (as a crash would, unless `stopped` already did) and starts a new one on the same store and folders. */
+  restart(stopped?: Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function startTestApp(overrides: Partial<Config> = {}, options: Pick<ServiceOptions, 'exportRunner'> = {}): Promise<TestApp> {
   const store = await freshStore();
   const root = await tempDir('app');
   const config: Config = {
@@ -55,8 +57,9 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     ...overrides,
   };
   let now: Date | undefined;
-  const service = await startService(config, { store, clock: () => now ?? new Date() });
-  return {
+  const start = () => startService(config, { ...options, store, clock: () => now ?? new Date() });
+  const service = await start();
+  const app: TestApp = {
     url: service.url,
     service,
     store,
@@ -70,10 +73,17 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
       const key = await issueKey(store, account.account_id, keyOptions);
       return { accountId: account.account_id, key: key.key, keyId: key.key_id };
     },
+    async restart(stopped) {
+      await (stopped ?? app.service.close());
+      app.service = await start();
+      app.url = app.service.url;
+      app.api = new ApiClient(app.url);
+    },
     async close() {
-      await service.close();
+      await app.service.close();
       await store.close();
       await rm(root, { recursive: true, force: true });
     },
   };
+  return app;
 }

@@ -38,6 +38,16 @@ export class ApiClient {
     return { status: response.status, headers: response.headers, body: parsed, text };
   }
 
+  /** A binary download (an export file): the body as bytes; an error envelope is checked against openapi.yaml. */
+  async download(path: string, options: RequestOptions = {}): Promise<{ status: number; headers: Headers; body: Buffer }> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
+    const response = await fetch(`${this.baseUrl}${path}`, { headers, redirect: 'manual' });
+    const body = Buffer.from(await response.arrayBuffer());
+    if ((response.headers.get('content-type') ?? '').includes('json')) checkResponse('GET', path, response.status, response.headers, JSON.parse(body.toString('utf8')));
+    return { status: response.status, headers: response.headers, body };
+  }
+
   get<T = unknown>(path: string, options?: RequestOptions) {
     return this.request<T>('GET', path, options);
   }

@@ -24,9 +24,6 @@ export function pendingHandlers(ctx: AppContext) {
       ctx.publications.leaseCatalog().release();
       throw new ApiError('service_unavailable', NOT_IN_BUILD);
     },
-    exportsUnavailable: (_req: Request, _res: Response): void => {
-      throw new ApiError('export_unavailable', 'The export service is not running on this server.');
-    },
     usageUnavailable: (_req: Request, _res: Response): void => {
       throw new ApiError('service_unavailable', 'The usage ledger is not served by this build yet.');
     },

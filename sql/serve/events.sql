@@ -1,0 +1,35 @@
+-- The change feed's serving cache: one publication's events as the feed returns them, written once into
+-- data/feed/<watermark>/ and read by offset (src/feed/segment.ts). {dir} is the publication's snapshot
+-- folder, {files} its jobs files, {out} the file written. Every statement writes the events in seq order.
+--
+-- An event's job is that publication's row for it (events.parquet leaves `job` empty for those), or,
+-- for a job gone (merged away, withdrawn), its last published state carried in the event itself
+-- (`job` of the other events holds a struct of nulls, so it is told apart by job.job_id). The
+-- job_document and api_time macros are those of serve/catalog.sql.
+
+-- name: lines
+COPY (
+  SELECT e.event_id, e.type, api_time(e.occurred_at) AS occurred_at, e.job_id,
+         job_document(CASE WHEN e.job.job_id IS NULL THEN published ELSE e.job END) AS job
+  FROM read_parquet({dir} || '/events.parquet') e
+  LEFT JOIN read_parquet({files}) published ON published.job_id = e.job_id AND e.job.job_id IS NULL
+  ORDER BY e.seq
+) TO {out} (FORMAT json);
+
+-- name: source_data
+-- For include=source_data: per event, the source_data of its job's postings, in posting order.
+COPY (
+  SELECT list_transform(CASE WHEN e.job.job_id IS NULL THEN published.postings ELSE e.job.postings END, p -> p.source_data) AS s
+  FROM read_parquet({dir} || '/events.parquet') e
+  LEFT JOIN (SELECT job_id, postings FROM read_parquet({files})) published ON published.job_id = e.job_id AND e.job.job_id IS NULL
+  ORDER BY e.seq
+) TO {out} (FORMAT json);
+
+-- name: index
+-- What a page is filtered by, per event: its type and its job's company.
+COPY (
+  SELECT e.seq, e.type, CASE WHEN e.job.job_id IS NULL THEN published.company_id ELSE e.job.company_id END AS company_id
+  FROM read_parquet({dir} || '/events.parquet') e
+  LEFT JOIN (SELECT job_id, company_id FROM read_parquet({files})) published ON published.job_id = e.job_id AND e.job.job_id IS NULL
+  ORDER BY e.seq
+) TO {out} (FORMAT parquet);

@@ -1,0 +1,187 @@
+// Bulk exports (spec 4.8, DESIGN.md 5): created here, written by the runner (src/exports/runner.ts),
+// downloaded file by file. An export reads the catalog snapshot that was latest when it was created;
+// its matching count is reserved from the records allowance at creation and charged once, at completion.
+
+import { randomUUID } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Lease, Publications, CatalogSnapshot } from '../catalog/publications.js';
+import { namedQueries } from '../db/sql-files.js';
+import type { Queryable, StateStore } from '../db/state-store.js';
+import { ApiError } from '../errors.js';
+import type { JobsService } from '../jobs/service.js';
+import type { JobsSnapshot } from '../jobs/snapshot.js';
+import type { AccountRow } from '../metering/accounts.js';
+import { monthKey, monthOf } from '../metering/months.js';
+import { reserveRecords } from '../metering/records.js';
+import { normalised, readExportRequest, type ExportRequest } from './request.js';
+
+export const SQL = namedQueries('state/exports.sql', ['insert', 'active', 'get', 'list', 'claim', 'file_done', 'for_update', 'complete', 'fail', 'due_to_expire', 'expire', 'release_leases']);
+
+/** Jobs per export file. */
+export const FILE_RECORDS = 10_000;
+export const EXPIRY_MS = 7 * 24 * 3600 * 1000;
+
+export interface ExportFile {
+  n: number;
+  records: number;
+  bytes: number;
+  sha256: string;
+}
+
+export interface ExportRow {
+  export_id: string;
+  account_id: string;
+  status: 'queued' | 'running' | 'completed' | 'failed' | 'expired';
+  format: 'jsonl' | 'parquet';
+  request: Record<string, unknown>;
+  snapshot_watermark: string;
+  max_records: number;
+  reserved_records: string | number;
+  reserved_month: Date | string;
+  record_count: string | number | null;
+  files: ExportFile[];
+  error: string | null;
+  runner: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+  expires_at: Date | null;
+}
+
+/** What creation hands to the runner: the snapshot pinned and the jobs already selected. */
+export interface Prepared {
+  lease: Lease<CatalogSnapshot>;
+  docs: number[];
+}
+
+const iso = (d: Date | null) => (d === null ? null : new Date(d).toISOString());
+
+/** The export record of the API (DESIGN.md 5). Files are listed once the export is complete. */
+export function exportRecord(row: ExportRow): Record<string, unknown> {
+  const completed = row.status === 'completed';
+  return {
+    export_id: row.export_id,
+    status: row.status,
+    format: row.format,
+    created_at: iso(row.created_at),
+    started_at: iso(row.started_at),
+    completed_at: iso(row.completed_at),
+    expires_at: iso(row.expires_at),
+    snapshot_watermark: row.snapshot_watermark,
+    request: row.request,
+    max_records: row.max_records,
+    record_count: row.record_count === null ? null : Number(row.record_count),
+    files: completed ? row.files : [],
+    error: row.error,
+  };
+}
+
+export const fileName = (exportId: string, n: number, format: ExportRow['format']) => `jobs-${exportId}-${n}.${format === 'jsonl' ? 'jsonl.gz' : 'parquet'}`;
+
+export class Exports {
+  /** Exports created by this process and not yet started: their snapshot stays pinned until they run. */
+  readonly prepared = new Map<string, Prepared>();
+
+  constructor(
+    private readonly store: StateStore,
+    private readonly jobs: JobsService,
+    private readonly publications: Publications,
+    readonly dir: string,
+    private readonly clock: () => Date,
+    private readonly onCreated: () => void = () => undefined,
+  ) {}
+
+  /** Where an export's files live. */
+  folder(exportId: string): string {
+    return join(this.dir, exportId);
+  }
+
+  /** POST /v1/jobs/exports: validates, reserves the records, queues the export (202 with its record). */
+  async create(account: AccountRow, body: unknown): Promise<Record<string, unknown>> {
+    const request = readExportRequest(body);
+    await this.writable();
+    const lease = this.publications.leaseCatalog();
+    try {
+      const docs = await selectJobs(this.jobs, lease.value as JobsSnapshot, request);
+      const now = this.clock();
+      const month = monthKey(now);
+      const exportId = randomUUID();
+      const row = await this.store.transaction(async (tx) => {
+        if (await activeExport(tx, account.account_id)) throw inProgress();
+        // The reservation locks the account's month row: concurrent creations of one account queue here,
+        // and the unique index on active exports refuses the second.
+        if (!(await reserveRecords(tx, account, month, docs.length))) {
+          const retryAfter = Math.ceil((monthOf(now).end.getTime() - now.getTime()) / 1000);
+          throw new ApiError(
+            'data_limit_exceeded',
+            `This export matches ${docs.length} jobs (capped at max_records), more than the records allowance${account.overage_enabled ? ' and the overage limit' : ''} leave this month; narrow the filters or lower max_records.`,
+            { headers: { 'Retry-After': String(retryAfter) } },
+          );
+        }
+        const [inserted] = await tx
+          .query<ExportRow>(SQL.insert, [exportId, account.account_id, request.format, JSON.stringify(normalised(request)), lease.value.watermark, request.maxRecords, docs.length, month, now])
+          .catch((error: unknown) => {
+            throw (error as { code?: string }).code === '23505' ? inProgress() : error;
+          });
+        return inserted!;
+      });
+      this.prepared.set(exportId, { lease, docs });
+      this.onCreated();
+      return exportRecord(row);
+    } catch (error) {
+      lease.release();
+      throw error;
+    }
+  }
+
+  /** 503 export_unavailable when this server cannot write export files: no export is queued that could not run. */
+  private async writable(): Promise<void> {
+    try {
+      await mkdir(this.dir, { recursive: true });
+      await access(this.dir, constants.W_OK);
+    } catch (error) {
+      throw new ApiError('export_unavailable', `Exports cannot be written on this server (${(error as NodeJS.ErrnoException).code ?? 'error'}); retry shortly.`);
+    }
+  }
+
+  async list(accountId: string): Promise<Record<string, unknown>[]> {
+    return (await this.store.query<ExportRow>(SQL.list, [accountId])).map(exportRecord);
+  }
+
+  async get(accountId: string, exportId: string): Promise<ExportRow> {
+    const [row] = UUID.test(exportId) ? await this.store.query<ExportRow>(SQL.get, [exportId, accountId]) : [];
+    if (!row) throw new ApiError('export_not_found');
+    return row;
+  }
+
+  /** File n of a completed, unexpired export of the account; 404 file_not_found otherwise. */
+  async file(accountId: string, exportId: string, n: number): Promise<{ path: string; name: string; type: string; file: ExportFile }> {
+    const row = await this.get(accountId, exportId).catch((error: unknown) => {
+      throw error instanceof ApiError ? new ApiError('file_not_found') : error;
+    });
+    const file = row.files.find((f) => f.n === n);
+    const expired = row.expires_at !== null && new Date(row.expires_at).getTime() <= this.clock().getTime();
+    if (row.status !== 'completed' || expired || !file) throw new ApiError('file_not_found');
+    return {
+      path: join(this.folder(exportId), fileName(exportId, n, row.format)),
+      name: fileName(exportId, n, row.format),
+      type: row.format === 'jsonl' ? 'application/gzip' : 'application/vnd.apache.parquet',
+      file,
+    };
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+async function activeExport(tx: Queryable, accountId: string): Promise<boolean> {
+  return (await tx.query(SQL.active, [accountId])).length > 0;
+}
+
+const inProgress = () => new ApiError('export_in_progress', 'The account already has a queued or running export; wait for it to finish (GET /v1/jobs/exports).');
+
+/** The jobs an export writes: those paging through POST /v1/jobs/search with the same body returns, in that order. */
+export async function selectJobs(jobs: JobsService, s: JobsSnapshot, r: ExportRequest): Promise<number[]> {
+  return (await jobs.select(s, r.filters, r.sort, null, r.maxRecords)).docs;
+}

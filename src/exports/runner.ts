@@ -1,0 +1,265 @@
+// Runs queued exports in the background, one at a time: files of at most 10,000 jobs, each written
+// under a temporary name, synced and renamed into place before the export row lists it, so a crash
+// never leaves a half-written file that could be served. A runner holds an export under a lease it
+// renews with every file; after a crash (or a restart) the export is taken up again where its listed
+// files end, or, when its snapshot is no longer served, failed with its reservation released. Records
+// are charged in the same transaction that marks the export completed: once.
+
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import type { Logger } from 'pino';
+import type { CatalogSnapshot, Lease, Publications } from '../catalog/publications.js';
+import { namedQueries } from '../db/sql-files.js';
+import type { StateStore } from '../db/state-store.js';
+import type { QueryEngine } from '../jobs/engine.js';
+import type { JobsService } from '../jobs/service.js';
+import type { JobsSnapshot } from '../jobs/snapshot.js';
+import type { AccountRow } from '../metering/accounts.js';
+import { monthKey } from '../metering/months.js';
+import { chargeRecords, releaseRecords } from '../metering/records.js';
+import { EXPIRY_MS, FILE_RECORDS, fileName, selectJobs, SQL, type ExportFile, type ExportRow, type Exports } from './exports.js';
+import { fromNormalised, type ExportRequest } from './request.js';
+
+const ACCOUNTS = namedQueries('state/accounts.sql', ['get_account']);
+/** Jobs rendered at a time: the event loop answers other requests between batches. */
+const BATCH = 500;
+
+export interface RunnerOptions {
+  /** How long a runner holds an export without renewing its lease before another may take it over. */
+  leaseMs: number;
+  /** How often to look for queued exports and expired files. */
+  pollMs: number;
+  /** Jobs per file (FILE_RECORDS; tests lower it to get many files from a small catalog). */
+  fileRecords?: number;
+  /** Called when a file is listed: tests stop the server there, as a crash would. */
+  onFileWritten?: (exportId: string, n: number) => void;
+}
+
+export class ExportRunner {
+  private readonly id = randomUUID();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private paused = false;
+
+  constructor(
+    private readonly exports: Exports,
+    private readonly store: StateStore,
+    private readonly jobs: JobsService,
+    private readonly engine: QueryEngine,
+    private readonly publications: Publications,
+    private readonly clock: () => Date,
+    private readonly logger: Logger,
+    private readonly options: RunnerOptions,
+  ) {}
+
+  /**
+   * Starts looking for work. `resumeRunning`: every export left running is this process's own from
+   * before a restart (the embedded store has one server), so it is taken up at once, not after its lease.
+   */
+  async start(options: { resumeRunning: boolean }): Promise<void> {
+    if (options.resumeRunning) await this.store.query(SQL.release_leases, [this.clock()]);
+    this.timer = setInterval(() => this.kick(), this.options.pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Holds queued exports until resume() (an operator draining a server; tests of the queued state). */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.kick();
+  }
+
+  /** Looks for work now (after the current pass when one is running). */
+  kick(): void {
+    if (this.stopped || this.paused) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.pass()
+      .catch((error: unknown) => this.logger.error({ err: error }, 'export runner pass failed'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  /** Resolves when no pass is running (tests wait for the queue to drain with it). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+    for (const { lease } of this.exports.prepared.values()) lease.release();
+    this.exports.prepared.clear();
+  }
+
+  private async pass(): Promise<void> {
+    await this.expireDue();
+    for (;;) {
+      if (this.stopped || this.paused) return;
+      const now = this.clock();
+      const [row] = await this.store.query<ExportRow>(SQL.claim, [now, this.leaseEnd(), this.id]);
+      if (!row) return;
+      await this.run(row);
+    }
+  }
+
+  private leaseEnd(): Date {
+    return new Date(this.clock().getTime() + this.options.leaseMs);
+  }
+
+  private async run(row: ExportRow): Promise<void> {
+    const started = performance.now();
+    const request = fromNormalised(row.request);
+    const pinned = await this.pin(row, request);
+    if (!pinned) {
+      await this.fail(row, `The catalog snapshot ${row.snapshot_watermark} this export reads is no longer served (the server restarted after a newer publication); create the export again.`);
+      return;
+    }
+    const { lease, docs } = pinned;
+    try {
+      const snapshot = lease.value as JobsSnapshot;
+      const folder = this.exports.folder(row.export_id);
+      await mkdir(folder, { recursive: true });
+      // Leftovers of an interrupted file: only listed files are complete.
+      for (const name of await readdir(folder)) if (name.startsWith('.tmp-')) await rm(join(folder, name), { force: true });
+      const per = this.options.fileRecords ?? FILE_RECORDS;
+      for (let n = row.files.length + 1; (n - 1) * per < docs.length; n++) {
+        if (this.stopped) return; // left under its lease: the next runner resumes it
+        const part = docs.slice((n - 1) * per, n * per);
+        const file = await this.writeFile(snapshot, row, request, n, part);
+        const [held] = await this.store.query(SQL.file_done, [row.export_id, this.id, JSON.stringify([file]), this.leaseEnd()]);
+        if (!held) return; // another runner took it over
+        this.logger.debug({ export_id: row.export_id, file: n, records: file.records, bytes: file.bytes }, 'export file written');
+        this.options.onFileWritten?.(row.export_id, n);
+      }
+      await this.complete(row, docs.length);
+      const seconds = (performance.now() - started) / 1000;
+      this.logger.info({ export_id: row.export_id, records: docs.length, seconds: Number(seconds.toFixed(2)) }, 'export completed');
+    } catch (error) {
+      this.logger.error({ err: error, export_id: row.export_id }, 'export failed');
+      await this.fail(row, 'The export could not be written; create it again (quote the export_id to support if it fails again).');
+    } finally {
+      lease.release();
+    }
+  }
+
+  /** The snapshot the export reads and its jobs: handed over by creation, or the latest if it is still that one. */
+  private async pin(row: ExportRow, request: ExportRequest): Promise<{ lease: Lease<CatalogSnapshot>; docs: number[] } | null> {
+    const prepared = this.exports.prepared.get(row.export_id);
+    if (prepared) {
+      this.exports.prepared.delete(row.export_id);
+      return prepared;
+    }
+    if (this.publications.catalog?.watermark !== row.snapshot_watermark) return null;
+    const lease = this.publications.leaseCatalog();
+    try {
+      return { lease, docs: await selectJobs(this.jobs, lease.value as JobsSnapshot, request) };
+    } catch (error) {
+      lease.release();
+      throw error;
+    }
+  }
+
+  /** Writes file n under a temporary name, syncs it and renames it into place. */
+  private async writeFile(s: JobsSnapshot, row: ExportRow, request: ExportRequest, n: number, docs: number[]): Promise<ExportFile> {
+    const folder = this.exports.folder(row.export_id);
+    const tmp = join(folder, `.tmp-${n}`);
+    const hash = createHash('sha256');
+    if (request.format === 'jsonl') {
+      const jobs = this.jobs;
+      const registry = this.publications.registry;
+      async function* lines() {
+        for (let at = 0; at < docs.length; at += BATCH) {
+          const batch = await jobs.render(s, registry, docs.slice(at, at + BATCH), request);
+          yield `${batch.join('\n')}\n`;
+        }
+      }
+      const hashing = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          hash.update(chunk);
+          done(null, chunk);
+        },
+      });
+      await pipeline(Readable.from(lines()), createGzip({ level: 1 }), hashing, createWriteStream(tmp));
+    } else {
+      await this.writeParquet(s, request, docs, tmp);
+      for await (const chunk of createReadStream(tmp) as AsyncIterable<Buffer>) hash.update(chunk);
+    }
+    const handle = await open(tmp, 'r+');
+    await handle.sync();
+    await handle.close();
+    await rename(tmp, join(folder, fileName(row.export_id, n, row.format)));
+    return { n, records: docs.length, bytes: (await stat(join(folder, fileName(row.export_id, n, row.format)))).size, sha256: hash.digest('hex') };
+  }
+
+  /** A Parquet file of the jobs in order, with the columns of the projection (DuckDB writes it). */
+  private async writeParquet(s: JobsSnapshot, request: ExportRequest, docs: number[], path: string): Promise<void> {
+    // job_id always comes first, as in the JSON shape.
+    const columns = request.fields === null ? '* EXCLUDE (pos)' : ['job_id', ...request.fields.filter((f) => f !== 'job_id')].map((f) => `"${f}"`).join(', ');
+    // The doc numbers are this server's own integers, so they go into the statement as a literal list.
+    const list = `[${docs.join(',')}]`;
+    await this.engine.withConnection((c) =>
+      c.run(`COPY (
+        SELECT ${columns} FROM (
+          SELECT unnest(job_document(n)), d.pos FROM ${s.prefix}numbered n
+          JOIN (SELECT unnest(${list}) AS doc, generate_subscripts(${list}, 1) AS pos) d ON d.doc = n.doc
+        ) ORDER BY pos
+      ) TO '${path.replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION zstd)`),
+    );
+  }
+
+  /** Marks the export completed and charges its records, in one transaction. */
+  private async complete(row: ExportRow, records: number): Promise<void> {
+    const now = this.clock();
+    await this.store.transaction(async (tx) => {
+      const [current] = await tx.query<ExportRow>(SQL.for_update, [row.export_id]);
+      if (!current || current.status !== 'running' || current.runner !== this.id) return;
+      const [account] = await tx.query<AccountRow>(ACCOUNTS.get_account, [row.account_id]);
+      await releaseRecords(tx, row.account_id, monthOfRow(current), Number(current.reserved_records));
+      await chargeRecords(tx, account!, monthKey(now), records);
+      await tx.query(SQL.complete, [row.export_id, records, now, new Date(now.getTime() + EXPIRY_MS)]);
+    });
+  }
+
+  /** Marks the export failed, releases its reservation and removes its files. */
+  private async fail(row: ExportRow, message: string): Promise<void> {
+    await this.store.transaction(async (tx) => {
+      const [current] = await tx.query<ExportRow>(SQL.for_update, [row.export_id]);
+      if (!current || (current.status !== 'running' && current.status !== 'queued')) return;
+      await releaseRecords(tx, row.account_id, monthOfRow(current), Number(current.reserved_records));
+      await tx.query(SQL.fail, [row.export_id, message, this.clock()]);
+    });
+    await rm(this.exports.folder(row.export_id), { recursive: true, force: true });
+  }
+
+  /** Completed exports past their expiry: files deleted, status expired. */
+  private async expireDue(): Promise<void> {
+    for (const { export_id: id } of await this.store.query<{ export_id: string }>(SQL.due_to_expire, [this.clock()])) {
+      await rm(this.exports.folder(id), { recursive: true, force: true });
+      await this.store.query(SQL.expire, [id]);
+    }
+  }
+}
+
+function monthOfRow(row: ExportRow): string {
+  return typeof row.reserved_month === 'string' ? row.reserved_month.slice(0, 10) : monthKey(row.reserved_month);
+}

@@ -1,0 +1,64 @@
+// The export routes (spec 4.8): create, list, one, and file downloads with Range support.
+
+import type { Request, Response } from 'express';
+import { ApiError } from '../../errors.js';
+import { exportRecord } from '../../exports/exports.js';
+import { callerOf } from '../auth.js';
+import type { AppContext } from '../context.js';
+
+export function exportHandlers(ctx: AppContext) {
+  const noQuery = (req: Request) => {
+    const names = Object.keys(req.query);
+    if (names.length > 0) throw new ApiError('invalid_request', `This route takes no query parameters; got ${names.join(', ')}.`);
+  };
+  return {
+    create: async (req: Request, res: Response): Promise<void> => {
+      const { account } = callerOf(res);
+      const record = await ctx.exports.create(account, req.body);
+      res.status(202).location(`/v1/jobs/exports/${record.export_id as string}`).json(record);
+    },
+
+    list: async (req: Request, res: Response): Promise<void> => {
+      noQuery(req);
+      res.json({ data: await ctx.exports.list(callerOf(res).account.account_id) });
+    },
+
+    one: async (req: Request, res: Response): Promise<void> => {
+      noQuery(req);
+      res.json(exportRecord(await ctx.exports.get(callerOf(res).account.account_id, String(req.params.exportId))));
+    },
+
+    /** The file as it is on disk; express's sendFile answers Range (206, 416), If-Range and HEAD. */
+    file: async (req: Request, res: Response): Promise<void> => {
+      noQuery(req);
+      const n = /^[1-9]\d{0,5}$/.test(String(req.params.n)) ? Number(req.params.n) : 0;
+      if (n === 0) throw new ApiError('file_not_found', 'n is the number of a file of the export, from 1.');
+      const file = await ctx.exports.file(callerOf(res).account.account_id, String(req.params.exportId), n);
+      await new Promise<void>((resolve, reject) => {
+        res.sendFile(
+          file.path,
+          {
+            headers: { 'Content-Type': file.type, 'Content-Disposition': `attachment; filename="${file.name}"`, 'Cache-Control': 'private, max-age=0' },
+            dotfiles: 'allow',
+            acceptRanges: true,
+            lastModified: false,
+          },
+          (error) => {
+            if (!error) resolve();
+            else if ((error as { status?: number }).status === 416 && !res.headersSent) {
+              // No body; Content-Range gives the file's size, where a resumed download can start over.
+              res.status(416).set('Content-Range', `bytes */${file.file.bytes}`).end();
+              resolve();
+            } else if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+              // The record lists the file, so it was written: this server's disk has lost it (or never shared it).
+              ctx.logger.error({ export_id: req.params.exportId, n, path: file.path }, 'export file listed but missing on disk');
+              reject(new ApiError('export_unavailable', 'This export file cannot be read on this server; retry shortly, or create the export again.'));
+            }
+            else if (res.headersSent) resolve(); // the client went away mid-download
+            else reject(error);
+          },
+        );
+      });
+    },
+  };
+}

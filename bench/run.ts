@@ -13,6 +13,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchCatalog } from './catalog.js';
+import { benchExport, feedStarts, type ExportRun } from './exports.js';
 import { measure, type Measurement } from './measure.js';
 import { startPgPeer } from './pg-peer.js';
 import { sampleCatalog, scenarios } from './scenarios.js';
@@ -54,13 +55,14 @@ interface Row extends Measurement {
 }
 const http: Row[] = [];
 let serverRssGib: number | null = null;
+const exports: ExportRun[] = [];
 if (!values['skip-http']) {
   const snapshot = join(catalog.snapshotsDir, 'catalog', (await readFile(join(catalog.snapshotsDir, 'catalog', 'LATEST'), 'utf8')).trim());
   const sample = await sampleCatalog(snapshot);
   const service = await startBenchService(catalog);
   const peer = values['skip-pg'] ? null : await startPgPeer(snapshot);
   try {
-    for (const scenario of scenarios(service, sample)) {
+    for (const scenario of scenarios(service, sample, await feedStarts(service))) {
       let i = 0;
       const next = () => scenario.requests[i++ % scenario.requests.length]!.request;
       // The peer answers the same requests, one at a time, in the same run.
@@ -89,6 +91,8 @@ if (!values['skip-http']) {
       }
     }
     serverRssGib = rssGib(service.pid);
+    // Exports of up to 100,000 full jobs (fewer on a smaller catalog), one after the other.
+    for (let run = 0; run < (values.quick ? 1 : 3); run++) exports.push(await benchExport(service, Math.min(100_000, jobs)));
   } finally {
     await service.close();
     await peer?.stop();
@@ -109,9 +113,15 @@ if (!values['skip-http']) {
   console.log('');
   for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  '));
   if (serverRssGib !== null) console.log(`\nserver memory with the catalog open: ${serverRssGib.toFixed(2)} GiB RSS`);
+  for (const e of exports) {
+    console.log(
+      `export   ${e.records.toLocaleString('en-US')} jobs in ${e.files} files, ${e.compressed_mb.toFixed(1)} MB gzip: ${e.seconds.toFixed(2)} s ` +
+        `(server ${e.server_seconds.toFixed(2)} s), ${e.mb_per_s.toFixed(1)} MB/s compressed; RSS ${e.rss_before_mib.toFixed(0)} → peak ${e.rss_peak_mib.toFixed(0)} MiB`,
+    );
+  }
 }
 
 await mkdir(new URL('./results/', import.meta.url), { recursive: true });
 const file = new URL(`./results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`, import.meta.url);
-await writeFile(file, JSON.stringify({ at: new Date().toISOString(), jobs, seconds, catalog, http, server_rss_gib: serverRssGib }, null, 2));
+await writeFile(file, JSON.stringify({ at: new Date().toISOString(), jobs, seconds, catalog, http, server_rss_gib: serverRssGib, exports }, null, 2));
 console.log(`\nwritten to ${file.pathname}`);

@@ -66,7 +66,7 @@ export async function sampleCatalog(snapshotDir: string): Promise<CatalogSample>
   }
 }
 
-export function scenarios(service: BenchService, sample: CatalogSample | null): Scenario[] {
+export function scenarios(service: BenchService, sample: CatalogSample | null, feedStarts: string[] = []): Scenario[] {
   const auth = { authorization: `Bearer ${service.key}` };
   const get = (path: string, peer?: PeerQuery) => ({ request: { url: `${service.url}${path}`, method: 'GET' as const, headers: auth }, peer });
   const base: Scenario[] = [
@@ -128,5 +128,7 @@ export function scenarios(service: BenchService, sample: CatalogSample | null): 
       name: 'count with text',
       requests: times(40, () => pick(common)).map((word) => get(`/v1/jobs/count?q=${enc(word)}`, { kind: 'count_text', params: { text: word } })),
     },
+    // From the start of the log and from cursors deeper in it (bench/exports.ts); no PostgreSQL peer.
+    ...(feedStarts.length > 0 ? [{ name: 'changes: page of 1,000 events', requests: feedStarts.map((start) => get(`/v1/jobs/changes?${start}&limit=1000`)) }] : []),
   ];
 }

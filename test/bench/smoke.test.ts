@@ -1,7 +1,8 @@
 // The benchmark harness as CI runs it (issue 4): `npm run bench -- --jobs 20000 --quick` end to end:
 // corpus, publication, the server, every route class over HTTP, the PostgreSQL peer. Figures are
 // printed, never asserted (the machines are shared and noisy); what is asserted is that it runs,
-// that every request answered 2xx, and that each route class has its PostgreSQL figure.
+// that every request answered 2xx, that each route class has its PostgreSQL figure, and that an
+// export completed.
 
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
@@ -13,6 +14,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 interface Results {
   http: { scenario: string; connections: number; requests: number; failures: number; pgMedianMs: number | null }[];
   server_rss_gib: number;
+  exports: { records: number; files: number; seconds: number }[];
 }
 
 describe('the benchmark harness (smoke run)', function () {
@@ -41,6 +43,10 @@ describe('the benchmark harness (smoke run)', function () {
       }
       expect(rows[0]!.pgMedianMs, `${name}: PostgreSQL figure`).to.be.a('number');
     }
+    const feed = results.http.filter((r) => r.scenario === 'changes: page of 1,000 events');
+    expect(feed.map((r) => [r.connections, r.failures])).to.deep.equal([[1, 0], [4, 0]]);
+    expect(results.exports).to.have.length(1);
+    expect(results.exports[0]!.files).to.equal(Math.ceil(results.exports[0]!.records / 10_000));
     expect(results.server_rss_gib).to.be.greaterThan(0);
   });
 });

@@ -1,9 +1,11 @@
 // The change feed and export benchmarks (issue 5), over HTTP against the server under benchmark.
 // - feed cursors: resume cursors at several depths of the log, so the feed scenario reads pages from
 //   the start, the middle and further on, not only the first page;
-// - exports: POST an export of `records` full jobs, poll until it completes; time from the POST to
-//   completion (and the server's own started_at → completed_at), compressed MB/s, and the server's
-//   resident memory sampled every 20 ms meanwhile (peak, and its rise over the idle server).
+// - exports: POST an export of `records` full jobs, poll until it completes; time from its creation to
+//   its completion (the server's created_at → completed_at, which includes the queue; the status is
+//   polled once a second, as the account's request window allows), the run alone (started_at →
+//   completed_at), compressed MB/s, and the server's resident memory sampled every 20 ms meanwhile
+//   (peak, and its rise over the idle server).
 
 import { readFileSync } from 'node:fs';
 import type { BenchService } from './service.js';
@@ -38,7 +40,7 @@ export interface ExportRun {
   records: number;
   files: number;
   compressed_mb: number;
-  /** POST to completed, as the client sees it (polling every 20 ms). */
+  /** The server's created_at to completed_at: the POST's work, the queue and the run. */
   seconds: number;
   /** The server's started_at to completed_at. */
   server_seconds: number;
@@ -50,6 +52,7 @@ export interface ExportRun {
 interface ExportRecord {
   export_id: string;
   status: string;
+  created_at: string;
   started_at: string | null;
   completed_at: string | null;
   record_count: number | null;
@@ -61,14 +64,13 @@ export async function benchExport(service: BenchService, records: number): Promi
   const before = rssMib(service.pid);
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMib(service.pid))), 20);
-  const started = performance.now();
   try {
     let record = await call<ExportRecord>(service, 'POST', '/v1/jobs/exports', { currentness: ['current', 'uncertain', 'not_current'], max_records: records });
     while (record.status === 'queued' || record.status === 'running') {
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 1000));
       record = await call<ExportRecord>(service, 'GET', `/v1/jobs/exports/${record.export_id}`);
     }
-    const seconds = (performance.now() - started) / 1000;
+    const seconds = (Date.parse(record.completed_at!) - Date.parse(record.created_at)) / 1000;
     if (record.status !== 'completed') throw new Error(`export ${record.export_id} ended ${record.status}: ${record.error}`);
     const bytes = record.files.reduce((n, f) => n + f.bytes, 0);
     return {

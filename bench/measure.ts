@@ -18,15 +18,19 @@ export interface Measurement {
   failures: number;
   /** Median of the time the server spent answering from the catalog (its Server-Timing header), if it sends one. */
   catalogMedianMs: number | null;
+  /** Median of the time metering added (Server-Timing meter: admission and charging), where reported. */
+  meterMedianMs: number | null;
 }
 
 /** The response's status, and the catalog time its Server-Timing header reports (null without one). */
-function send(agent: Agent, req: BenchRequest): Promise<{ status: number; catalogMs: number | null }> {
+function send(agent: Agent, req: BenchRequest): Promise<{ status: number; catalogMs: number | null; meterMs: number | null }> {
   return new Promise((done, fail) => {
     const r = httpRequest(req.url, { method: req.method, headers: req.headers, agent }, (res) => {
       res.resume();
-      const timing = /catalog;dur=([\d.]+)/.exec(String(res.headers['server-timing'] ?? ''));
-      res.on('end', () => done({ status: res.statusCode ?? 0, catalogMs: timing ? Number(timing[1]) : null }));
+      const timing = String(res.headers['server-timing'] ?? '');
+      const catalog = /catalog;dur=([\d.]+)/.exec(timing);
+      const meter = /meter;dur=([\d.]+)/.exec(timing);
+      res.on('end', () => done({ status: res.statusCode ?? 0, catalogMs: catalog ? Number(catalog[1]) : null, meterMs: meter ? Number(meter[1]) : null }));
     });
     r.on('error', fail);
     r.end(req.body);
@@ -38,20 +42,28 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-/** `next` gives each request (a fixed one, or the next of a seeded mix). */
-export async function measure(next: () => BenchRequest, options: { connections: number; seconds: number }): Promise<Measurement> {
+/**
+ * `next` gives each request (a fixed one, or the next of a seeded mix). A request with an authorization
+ * header is sent with the next of `keys` in turn, so that no account's request window fills up.
+ */
+export async function measure(next: () => BenchRequest, options: { connections: number; seconds: number; keys?: string[] }): Promise<Measurement> {
+  let turn = 0;
+  const keyed = (req: BenchRequest): BenchRequest =>
+    options.keys && req.headers?.authorization ? { ...req, headers: { ...req.headers, authorization: `Bearer ${options.keys[turn++ % options.keys.length]}` } } : req;
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const latencies: number[] = [];
   const catalog: number[] = [];
+  const meter: number[] = [];
   let failures = 0;
   const started = performance.now();
   const until = started + options.seconds * 1000;
   const client = async () => {
     while (performance.now() < until) {
       const t0 = performance.now();
-      const { status, catalogMs } = await send(agent, next()).catch(() => ({ status: 0, catalogMs: null }));
+      const { status, catalogMs, meterMs } = await send(agent, keyed(next())).catch(() => ({ status: 0, catalogMs: null, meterMs: null }));
       latencies.push(performance.now() - t0);
       if (catalogMs !== null) catalog.push(catalogMs);
+      if (meterMs !== null) meter.push(meterMs);
       if (status < 200 || status >= 300) failures++;
     }
   };
@@ -67,5 +79,6 @@ export async function measure(next: () => BenchRequest, options: { connections: 
     requests: latencies.length,
     failures,
     catalogMedianMs: catalog.length > 0 ? percentile(catalog.sort((a, b) => a - b), 50) : null,
+    meterMedianMs: meter.length > 0 ? percentile(meter.sort((a, b) => a - b), 50) : null,
   };
 }

@@ -3,7 +3,8 @@
 // 2. its publication: duration and peak memory of `publish`, precision and recall of the merge;
 // 3. HTTP: the real server over that catalog, each scenario (a seeded mix of requests of one route
 //    class) warmed up, then measured with 1 and with 4 concurrent clients (median, p99, requests per
-//    second, and the median catalog time the server reports in Server-Timing); the PostgreSQL peer
+//    second, and the median catalog and metering times the server reports in Server-Timing; requests
+//    are spread over many accounts, each with its own request window); the PostgreSQL peer
 //    answers the same requests in the same run (median), and the ratios compare ours with it;
 // 4. the server's memory (RSS) with the catalog open.
 // It prints one table and writes the same figures as JSON under bench/results/.
@@ -77,8 +78,8 @@ if (!values['skip-http']) {
         pgMedianMs = times[Math.floor(times.length / 2)]!;
       }
       for (const connections of [1, 4]) {
-        await measure(next, { connections, seconds: Math.min(1, seconds) }); // warm-up
-        const result = await measure(next, { connections, seconds });
+        await measure(next, { connections, seconds: Math.min(1, seconds), keys: service.keys }); // warm-up
+        const result = await measure(next, { connections, seconds, keys: service.keys });
         if (result.failures > 0) throw new Error(`${scenario.name}: ${result.failures} of ${result.requests} responses were not 2xx`);
         const single = connections === 1 && pgMedianMs !== null;
         http.push({
@@ -97,7 +98,7 @@ if (!values['skip-http']) {
     await service.close();
     await peer?.stop();
   }
-  const header = ['scenario', 'clients', 'median ms', 'p99 ms', 'req/s', 'catalog ms', 'PG median ms', 'ratio', 'catalog ratio'];
+  const header = ['scenario', 'clients', 'median ms', 'p99 ms', 'req/s', 'catalog ms', 'meter ms', 'PG median ms', 'ratio', 'catalog ratio'];
   const rows = http.map((r) => [
     r.scenario,
     String(r.connections),
@@ -105,6 +106,7 @@ if (!values['skip-http']) {
     r.p99Ms.toFixed(2),
     r.requestsPerSecond.toFixed(0),
     r.catalogMedianMs === null ? '' : r.catalogMedianMs.toFixed(2),
+    r.meterMedianMs === null ? '' : r.meterMedianMs.toFixed(2),
     r.pgMedianMs === null ? '' : r.pgMedianMs.toFixed(2),
     r.ratio === null ? '' : r.ratio.toFixed(2),
     r.catalogRatio === null ? '' : r.catalogRatio.toFixed(2),

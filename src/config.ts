@@ -12,6 +12,7 @@ export interface Config {
   upgradeUrl: string;
   catalogPollMs: number;
   exportLeaseMs: number;
+  ledgerCompactMs: number;
 }
 
 type Kind = 'string' | 'integer';
@@ -34,6 +35,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'shutdownTimeoutMs', kind: 'integer', default: '10000', help: 'on SIGTERM, how long in-flight requests may take before the process exits anyway' },
   { key: 'catalogPollMs', kind: 'integer', default: '2000', help: 'how often the server looks for a new catalog or registry publication' },
   { key: 'exportLeaseMs', kind: 'integer', default: '60000', help: 'a running export whose server has not renewed its hold for this long is taken up by another (after a crash)' },
+  { key: 'ledgerCompactMs', kind: 'integer', default: '60000', help: 'how often settled ledger rows are moved from the state store into Parquet segments under data/ledger' },
   { key: 'upgradeUrl', kind: 'string', default: 'https://jobs-data.example.com/pricing', help: 'page named by the upgrade_url of 403 upgrade_required' },
 ];
 

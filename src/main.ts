@@ -21,6 +21,8 @@ import { jobsSnapshotOpener } from './jobs/snapshot.js';
 import { ChangeFeed } from './feed/feed.js';
 import { Exports } from './exports/exports.js';
 import { ExportRunner, type RunnerOptions } from './exports/runner.js';
+import { Meter } from './metering/meter.js';
+import { Ledger } from './metering/ledger.js';
 
 export interface Service {
   url: string;
@@ -54,13 +56,16 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const feed = new ChangeFeed(engine, join(config.dataDir, 'feed'), cursors, logger);
   const clock = options.clock ?? (() => new Date());
   const exports = new Exports(store, jobs, publications, join(config.dataDir, 'exports'), clock, () => runner.kick());
-  const runner = new ExportRunner(exports, store, jobs, engine, publications, clock, logger, { leaseMs: config.exportLeaseMs, pollMs: 1000, ...options.exportRunner });
-  const ctx: AppContext = { config, store, publications, jobs, feed, exports, logger, clock, draining: false };
+  const meter = new Meter(store, clock, logger);
+  const ledger = new Ledger(store, engine, join(config.dataDir, 'ledger'), logger);
+  const runner = new ExportRunner(exports, store, jobs, engine, publications, clock, logger, meter, { leaseMs: config.exportLeaseMs, pollMs: 1000, ...options.exportRunner });
+  const ctx: AppContext = { config, store, publications, jobs, feed, exports, meter, ledger, cursors, logger, clock, draining: false };
   const opener = feed.opener(jobsSnapshotOpener(engine, join(config.dataDir, 'serving'), logger));
   const watcher = new PublicationWatcher(config.snapshotsDir, publications, logger, opener);
   await watcher.start(config.catalogPollMs);
   // The embedded store belongs to this process alone: an export left running was this server's, before a crash.
   await runner.start({ resumeRunning: store.kind === 'pglite' });
+  ledger.startCompacting(config.ledgerCompactMs);
 
   const server = createServer(createApp(ctx));
   server.listen(config.port, config.host);
@@ -77,6 +82,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
     return (closing ??= drain(ctx, server, admin, config.shutdownTimeoutMs).finally(async () => {
       watcher.stop();
       await exportsStopped;
+      // Requests answered during the drain settle before the store closes.
+      await meter.idle();
+      await ledger.stopCompacting();
       await publications.closeNow();
       await feed.close();
       engine.close();

@@ -1,8 +1,8 @@
 -- Bulk exports (sql/migrations/0002_exports.sql): created by the API, run by the export runner.
 
 -- name: insert
-INSERT INTO exports (export_id, account_id, status, format, request, snapshot_watermark, max_records, reserved_records, reserved_month, created_at)
-VALUES ($1, $2, 'queued', $3, $4::jsonb, $5, $6, $7, $8::date, $9)
+INSERT INTO exports (export_id, account_id, status, format, request, snapshot_watermark, max_records, reserved_records, reserved_month, created_at, request_id)
+VALUES ($1, $2, 'queued', $3, $4::jsonb, $5, $6, $7, $8::date, $9, $10)
 RETURNING *;
 
 -- name: active

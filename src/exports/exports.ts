@@ -14,7 +14,7 @@ import type { JobsService } from '../jobs/service.js';
 import type { JobsSnapshot } from '../jobs/snapshot.js';
 import type { AccountRow } from '../metering/accounts.js';
 import { monthKey, monthOf } from '../metering/months.js';
-import { reserveRecords } from '../metering/records.js';
+import { reserveRecords } from '../metering/meter.js';
 import { normalised, readExportRequest, type ExportRequest } from './request.js';
 
 export const SQL = namedQueries('state/exports.sql', ['insert', 'active', 'get', 'list', 'claim', 'file_done', 'for_update', 'complete', 'fail', 'due_to_expire', 'expire', 'release_leases']);
@@ -44,6 +44,7 @@ export interface ExportRow {
   files: ExportFile[];
   error: string | null;
   runner: string | null;
+  request_id: string | null;
   created_at: Date;
   started_at: Date | null;
   completed_at: Date | null;
@@ -99,20 +100,20 @@ export class Exports {
   }
 
   /** POST /v1/jobs/exports: validates, reserves the records, queues the export (202 with its record). */
-  async create(account: AccountRow, body: unknown): Promise<Record<string, unknown>> {
+  async create(account: AccountRow, body: unknown, requestId: string): Promise<Record<string, unknown>> {
     const request = readExportRequest(body);
     await this.writable();
+    const now = this.clock();
     const lease = this.publications.leaseCatalog();
     try {
       const docs = await selectJobs(this.jobs, lease.value as JobsSnapshot, request);
-      const now = this.clock();
       const month = monthKey(now);
       const exportId = randomUUID();
       const row = await this.store.transaction(async (tx) => {
         if (await activeExport(tx, account.account_id)) throw inProgress();
         // The reservation locks the account's month row: concurrent creations of one account queue here,
         // and the unique index on active exports refuses the second.
-        if (!(await reserveRecords(tx, account, month, docs.length))) {
+        if (!(await reserveRecords(tx, { account }, month, docs.length))) {
           const retryAfter = Math.ceil((monthOf(now).end.getTime() - now.getTime()) / 1000);
           throw new ApiError(
             'data_limit_exceeded',
@@ -121,7 +122,7 @@ export class Exports {
           );
         }
         const [inserted] = await tx
-          .query<ExportRow>(SQL.insert, [exportId, account.account_id, request.format, JSON.stringify(normalised(request)), lease.value.watermark, request.maxRecords, docs.length, month, now])
+          .query<ExportRow>(SQL.insert, [exportId, account.account_id, request.format, JSON.stringify(normalised(request)), lease.value.watermark, request.maxRecords, docs.length, month, now, requestId])
           .catch((error: unknown) => {
             throw (error as { code?: string }).code === '23505' ? inProgress() : error;
           });

@@ -20,8 +20,7 @@ import type { QueryEngine } from '../jobs/engine.js';
 import type { JobsService } from '../jobs/service.js';
 import type { JobsSnapshot } from '../jobs/snapshot.js';
 import type { AccountRow } from '../metering/accounts.js';
-import { monthKey } from '../metering/months.js';
-import { chargeRecords, releaseRecords } from '../metering/records.js';
+import type { Meter } from '../metering/meter.js';
 import { EXPIRY_MS, FILE_RECORDS, fileName, selectJobs, SQL, type ExportFile, type ExportRow, type Exports } from './exports.js';
 import { fromNormalised, type ExportRequest } from './request.js';
 
@@ -56,6 +55,7 @@ export class ExportRunner {
     private readonly publications: Publications,
     private readonly clock: () => Date,
     private readonly logger: Logger,
+    private readonly meter: Meter,
     private readonly options: RunnerOptions,
   ) {}
 
@@ -142,14 +142,26 @@ export class ExportRunner {
       // Leftovers of an interrupted file: only listed files are complete.
       for (const name of await readdir(folder)) if (name.startsWith('.tmp-')) await rm(join(folder, name), { force: true });
       const per = this.options.fileRecords ?? FILE_RECORDS;
-      for (let n = row.files.length + 1; (n - 1) * per < docs.length; n++) {
-        if (this.stopped) return; // left under its lease: the next runner resumes it
-        const part = docs.slice((n - 1) * per, n * per);
-        const file = await this.writeFile(snapshot, row, request, n, part);
-        const [held] = await this.store.query(SQL.file_done, [row.export_id, this.id, JSON.stringify([file]), this.leaseEnd()]);
-        if (!held) return; // another runner took it over
-        this.logger.debug({ export_id: row.export_id, file: n, records: file.records, bytes: file.bytes }, 'export file written');
-        this.options.onFileWritten?.(row.export_id, n);
+      const count = Math.ceil(docs.length / per);
+      const write = (n: number) => this.writeFile(snapshot, row, request, n, docs.slice((n - 1) * per, n * per));
+      // Two files in flight: while one is compressed on libuv's threads the next is read and rendered.
+      // Files are still listed in order, each once it is complete.
+      let next: Promise<ExportFile> | null = row.files.length < count ? write(row.files.length + 1) : null;
+      try {
+        for (let n = row.files.length + 1; n <= count; n++) {
+          const current = next!;
+          next = n < count && !this.stopped ? write(n + 1) : null;
+          next?.catch(() => undefined); // awaited in its turn, or below when abandoned
+          const file = await current;
+          if (this.stopped) return; // left under its lease: the next runner resumes it
+          const [held] = await this.store.query(SQL.file_done, [row.export_id, this.id, JSON.stringify([file]), this.leaseEnd()]);
+          if (!held) return; // another runner took it over
+          this.logger.debug({ export_id: row.export_id, file: n, records: file.records, bytes: file.bytes }, 'export file written');
+          this.options.onFileWritten?.(row.export_id, n);
+        }
+      } finally {
+        // A file still being written when the loop ends early is unlisted: finish with the snapshot before releasing it.
+        await next?.catch(() => undefined);
       }
       await this.complete(row, docs.length);
       const seconds = (performance.now() - started) / 1000;
@@ -234,8 +246,8 @@ export class ExportRunner {
       const [current] = await tx.query<ExportRow>(SQL.for_update, [row.export_id]);
       if (!current || current.status !== 'running' || current.runner !== this.id) return;
       const [account] = await tx.query<AccountRow>(ACCOUNTS.get_account, [row.account_id]);
-      await releaseRecords(tx, row.account_id, monthOfRow(current), Number(current.reserved_records));
-      await chargeRecords(tx, account!, monthKey(now), records);
+      // Charged once, to the month whose allowance was reserved at creation, with the export's request.
+      await this.meter.settleDeferred(tx, current, account!, { status: 202, records, release: Number(current.reserved_records), force: true });
       await tx.query(SQL.complete, [row.export_id, records, now, new Date(now.getTime() + EXPIRY_MS)]);
     });
   }
@@ -245,7 +257,8 @@ export class ExportRunner {
     await this.store.transaction(async (tx) => {
       const [current] = await tx.query<ExportRow>(SQL.for_update, [row.export_id]);
       if (!current || (current.status !== 'running' && current.status !== 'queued')) return;
-      await releaseRecords(tx, row.account_id, monthOfRow(current), Number(current.reserved_records));
+      const [account] = await tx.query<AccountRow>(ACCOUNTS.get_account, [row.account_id]);
+      await this.meter.settleDeferred(tx, current, account!, { status: 202, records: 0, release: Number(current.reserved_records), void: true });
       await tx.query(SQL.fail, [row.export_id, message, this.clock()]);
     });
     await rm(this.exports.folder(row.export_id), { recursive: true, force: true });
@@ -258,8 +271,4 @@ export class ExportRunner {
       await this.store.query(SQL.expire, [id]);
     }
   }
-}
-
-function monthOfRow(row: ExportRow): string {
-  return typeof row.reserved_month === 'string' ? row.reserved_month.slice(0, 10) : monthKey(row.reserved_month);
 }

@@ -1,8 +1,9 @@
 // The Express app, its middleware in request order (docs/lifecycle.md draws it):
-// request id → request log → health (no key) → API key → JSON body → OpenAPI validation → routes → errors.
+// request id → request log → health (no key) → API key → admission (window, monthly requests) → JSON body → OpenAPI validation → routes → errors.
 
 import express from 'express';
 import { apiKeyAuth } from './auth.js';
+import { admission } from './metering.js';
 import type { AppContext } from './context.js';
 import { errorHandler, routeNotFound } from './error-handler.js';
 import { healthHandler } from './handlers/health.js';
@@ -21,6 +22,7 @@ export function createApp(ctx: AppContext): express.Express {
   app.use(requestLog(ctx.logger));
   app.get('/healthz', healthHandler(ctx));
   app.use(apiKeyAuth(ctx));
+  app.use(admission(ctx));
   app.use(express.json({ limit: BODY_LIMIT_BYTES, type: 'application/json', strict: true }));
   app.use(openApiValidation());
   const router = express.Router();

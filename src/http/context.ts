@@ -7,6 +7,9 @@ import type { Publications } from '../catalog/publications.js';
 import type { JobsService } from '../jobs/service.js';
 import type { ChangeFeed } from '../feed/feed.js';
 import type { Exports } from '../exports/exports.js';
+import type { Meter } from '../metering/meter.js';
+import type { Ledger } from '../metering/ledger.js';
+import type { CursorSigner } from '../jobs/cursor.js';
 
 export interface AppContext {
   config: Config;
@@ -15,6 +18,9 @@ export interface AppContext {
   jobs: JobsService;
   feed: ChangeFeed;
   exports: Exports;
+  meter: Meter;
+  ledger: Ledger;
+  cursors: CursorSigner;
   logger: Logger;
   /** The time as the service sees it; tests move it to cross a window, a day or a month without sleeping. */
   clock: () => Date;

@@ -7,6 +7,7 @@ import { changesHandlers } from './handlers/changes.js';
 import { exportHandlers } from './handlers/exports.js';
 import { jobHandlers } from './handlers/jobs.js';
 import { pendingHandlers } from './handlers/pending.js';
+import { usageHandlers } from './handlers/usage.js';
 
 export function mountRoutes(router: Router, ctx: AppContext): void {
   const account = accountHandlers(ctx);
@@ -14,6 +15,7 @@ export function mountRoutes(router: Router, ctx: AppContext): void {
   const jobs = jobHandlers(ctx, ctx.jobs);
   const changes = changesHandlers(ctx);
   const exports = exportHandlers(ctx);
+  const usage = usageHandlers(ctx);
 
   router.get('/v1/jobs', jobs.list);
   router.post('/v1/jobs/search', jobs.search);
@@ -33,6 +35,6 @@ export function mountRoutes(router: Router, ctx: AppContext): void {
 
   router.put('/v1/account/overage', account.putOverage);
 
-  router.get('/v1/usage/requests', pending.usageUnavailable);
-  router.get('/v1/usage/analytics', pending.usageUnavailable);
+  router.get('/v1/usage/requests', usage.requests);
+  router.get('/v1/usage/analytics', usage.analytics);
 }

@@ -47,6 +47,26 @@ export class CursorSigner {
     return createHmac('sha256', this.key).update(body).digest().subarray(0, 18);
   }
 
+  /** Any JSON value as an opaque signed token (the usage cursors of spec 4.12 rule 4). */
+  seal(value: unknown): string {
+    const body = Buffer.from(JSON.stringify(value)).toString('base64url');
+    return `${body}.${this.mac(body).toString('base64url')}`;
+  }
+
+  /** The value of a token made by seal(); undefined for anything else, or anything altered. */
+  unseal(token: string): unknown {
+    const [body, mac, extra] = token.split('.');
+    if (!body || !mac || extra !== undefined) return undefined;
+    const expected = this.mac(body);
+    const given = Buffer.from(mac, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    try {
+      return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+
   sign(scope: CursorScope, at: number): string {
     const payload: Payload = { r: scope.route, w: scope.watermark, b: digest(scope.binding), at };
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');

@@ -152,6 +152,8 @@ export function readFilters(input: Input, from: 'query' | 'body'): JobFilters {
 
 /** True when the listing is ranked by relevance by default (q, title or description sent). */
 export const hasRankedText = (f: JobFilters) => f.q !== undefined || f.title !== undefined || f.description !== undefined;
+/** A keyword search (route class jobs_search, spec 8.4): a full-text filter of any kind. */
+export const isKeywordSearch = (f: JobFilters) => hasRankedText(f) || f.title_advanced !== undefined || f.description_advanced !== undefined;
 
 export function readListOptions(input: Input, filters: JobFilters, from: 'query' | 'body'): ListOptions {
   let fields: JobField[] | null = null;

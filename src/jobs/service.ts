@@ -25,6 +25,8 @@ import type { JobsSnapshot } from './snapshot.js';
 /** A response body, serialised: the jobs' JSON is spliced from the documents file as it is. */
 export interface JsonBody {
   json: string;
+  /** Jobs in the body: each counts one record (spec 8.2). */
+  records: number;
 }
 
 export const GROUP_BY = ['employer', 'company_id', 'work_arrangement', 'country', 'state', 'msa', 'employment_type', 'source_class', 'currentness'] as const;
@@ -148,7 +150,7 @@ export class JobsService {
     const page = docs.slice(0, o.limit);
     const data = await this.render(s, registry, page, o);
     const tail = JSON.stringify({ next_cursor: more ? this.cursors.sign(scope, positions[o.limit - 1]!) : null, snapshot_watermark: s.watermark });
-    return { json: `{"data":[${data.join(',')}],${tail.slice(1)}` };
+    return { json: `{"data":[${data.join(',')}],${tail.slice(1)}`, records: data.length };
   }
 
   /**
@@ -244,7 +246,7 @@ export class JobsService {
     }
     if (o.descriptionFormat === 'html') throw new ApiError('format_unavailable');
     const [data] = await this.render(s, registry, [doc], o);
-    return { json: `{"data":${data!},${JSON.stringify({ snapshot_watermark: s.watermark }).slice(1)}` };
+    return { json: `{"data":${data!},${JSON.stringify({ snapshot_watermark: s.watermark }).slice(1)}`, records: 1 };
   }
 
   /** The jobs as JSON, in the shape asked for: fields, include=company / source_data. */

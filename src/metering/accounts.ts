@@ -17,6 +17,8 @@ export interface AccountRow {
   overage_price_micros: string | number | null;
   overage_enabled: boolean;
   overage_limit_cents: string | number | null;
+  /** Prepaid balance of the requests model, micro-USD. */
+  prepaid_micros: string | number;
   created_at: Date;
   updated_at: Date;
 }

@@ -35,7 +35,15 @@ const TRIGGERS: Partial<Record<ErrorCode, Trigger>> = {
       await rm(dir);
     }
   },
-  service_unavailable: async (app) => app.api.get('/v1/usage/requests', { key: (await app.account()).key }),
+  service_unavailable: async (app) => {
+    // A ledger segment the store lists as durable whose file is gone: the usage ledger cannot be read.
+    const [segment] = await app.store.query<{ segment_id: string }>("INSERT INTO ledger_segments (day, state, rows) VALUES (current_date, 'durable', 1) RETURNING segment_id");
+    try {
+      return await app.api.get('/v1/usage/analytics', { key: (await app.account()).key });
+    } finally {
+      await app.store.query('DELETE FROM ledger_segments WHERE segment_id = $1', [segment!.segment_id]);
+    }
+  },
 };
 
 describe('error catalogue', () => {

@@ -126,12 +126,13 @@ describe('exports', function () {
     expect(record.request).to.include({ description: 'experience', max_records: 100000, format: 'jsonl', sort: 'relevance' });
     const done = await finished(record.export_id);
     expect(done.status).to.equal('completed');
+    const charged = await usage();
     const expected = await searched(body);
     expect(expected.length).to.be.greaterThan(2 * PER_FILE);
     expect(done.record_count).to.equal(expected.length);
     expect(done.files.map((f) => f.records)).to.deep.equal(done.files.map((_, i) => Math.min(PER_FILE, expected.length - i * PER_FILE)));
     expect(await downloaded(done)).to.deep.equal(expected);
-    expect(await usage()).to.deep.equal({ used: before.used + expected.length, reserved: 0 });
+    expect(charged).to.deep.equal({ used: before.used + expected.length, reserved: 0 });
   });
 
   it('keeps the shape of fields and include, the sort, and max_records', async () => {
@@ -275,9 +276,9 @@ describe('exports', function () {
     );
     const done = await finished(record.export_id);
     expect(done.status).to.equal('completed');
+    expect(await usage()).to.deep.equal({ used: before.used + done.record_count!, reserved: 0 });
     expect(await downloaded(done)).to.deep.equal(await searched(body));
     expect((await readdir(join(app.config.dataDir, 'exports', record.export_id))).filter((f) => f.startsWith('.tmp'))).to.deep.equal([]);
-    expect(await usage()).to.deep.equal({ used: before.used + done.record_count!, reserved: 0 });
   });
 
   it('fails an export interrupted by a restart after a newer publication, releasing its reservation', async () => {

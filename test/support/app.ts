@@ -54,17 +54,26 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Pic
     dataDir: join(root, 'data'),
     snapshotsDir: join(root, 'snapshots'),
     logLevel: 'silent',
+    // Tests compact the ledger themselves (ctx.ledger.compact()).
+    ledgerCompactMs: 0,
     ...overrides,
   };
   let now: Date | undefined;
-  const start = () => startService(config, { ...options, store, clock: () => now ?? new Date() });
+  // How far the clock has been moved past a full request window (see ApiClient).
+  let ahead = 0;
+  const clock = () => now ?? new Date(Date.now() + ahead);
+  const waitWindow = (seconds: number) => {
+    if (now) now = new Date(now.getTime() + seconds * 1000);
+    else ahead += seconds * 1000;
+  };
+  const start = () => startService(config, { ...options, store, clock });
   const service = await start();
   const app: TestApp = {
     url: service.url,
     service,
     store,
     config,
-    api: new ApiClient(service.url),
+    api: new ApiClient(service.url, waitWindow),
     setNow: (at) => {
       now = at;
     },
@@ -77,7 +86,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Pic
       await (stopped ?? app.service.close());
       app.service = await start();
       app.url = app.service.url;
-      app.api = new ApiClient(app.url);
+      app.api = new ApiClient(app.url, waitWindow);
     },
     async close() {
       await app.service.close();

@@ -16,10 +16,20 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Skip the contract check (only for raw protocol tests that send what no client should). */
   unchecked?: boolean;
+  /** Return a full request window's 429 as it is, rather than waiting it out (metering tests). */
+  noWait?: boolean;
 }
 
 export class ApiClient {
-  constructor(readonly baseUrl: string) {}
+  /**
+   * `waitWindow`, when given, is called with Retry-After when the request window is full (429
+   * rate_limited, at most 60 s); the request is then sent again. The test app moves its clock by that
+   * much, as a well-behaved client would wait, so suites of many requests need no sleeping.
+   */
+  constructor(
+    readonly baseUrl: string,
+    private readonly waitWindow?: (seconds: number) => void,
+  ) {}
 
   async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
@@ -35,6 +45,11 @@ export class ApiClient {
     const isJson = (response.headers.get('content-type') ?? '').includes('json');
     const parsed = isJson && text ? (JSON.parse(text) as T) : (text as T);
     if (!options.unchecked) checkResponse(method, path, response.status, response.headers, parsed);
+    const retryAfter = Number(response.headers.get('retry-after'));
+    if (response.status === 429 && this.waitWindow && !options.noWait && text.includes('"rate_limited"') && retryAfter <= 60) {
+      this.waitWindow(retryAfter);
+      return this.request<T>(method, path, options);
+    }
     return { status: response.status, headers: response.headers, body: parsed, text };
   }
 
@@ -45,6 +60,11 @@ export class ApiClient {
     const response = await fetch(`${this.baseUrl}${path}`, { headers, redirect: 'manual' });
     const body = Buffer.from(await response.arrayBuffer());
     if ((response.headers.get('content-type') ?? '').includes('json')) checkResponse('GET', path, response.status, response.headers, JSON.parse(body.toString('utf8')));
+    const retryAfter = Number(response.headers.get('retry-after'));
+    if (response.status === 429 && this.waitWindow && !options.noWait && body.includes('"rate_limited"') && retryAfter <= 60) {
+      this.waitWindow(retryAfter);
+      return this.download(path, options);
+    }
     return { status: response.status, headers: response.headers, body };
   }
 

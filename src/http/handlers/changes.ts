@@ -6,6 +6,7 @@ import { EVENT_TYPES, type EventType } from '../../feed/segment.js';
 import type { ChangesRequest } from '../../feed/feed.js';
 import { parseDateTime } from '../../query/dates.js';
 import type { AppContext } from '../context.js';
+import { sendCharged } from '../metering.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -21,7 +22,7 @@ export function changesHandlers(ctx: AppContext) {
         // the client retries and reads from the new one (spec 4.6 rule 4).
         if (ctx.publications.catalog !== lease.value) throw new ApiError('service_unavailable', 'A new catalog was published during this request; retry it.');
         res.set('Server-Timing', `catalog;dur=${(performance.now() - started).toFixed(3)}`);
-        res.type('json').send(page.json);
+        await sendCharged(ctx, res, page.events, page.json);
       } finally {
         lease.release();
       }

@@ -5,6 +5,8 @@ import { ApiError } from '../../errors.js';
 import { exportRecord } from '../../exports/exports.js';
 import { callerOf } from '../auth.js';
 import type { AppContext } from '../context.js';
+import { ticketOf } from '../metering.js';
+import { requestIdOf } from '../request-id.js';
 
 export function exportHandlers(ctx: AppContext) {
   const noQuery = (req: Request) => {
@@ -14,7 +16,10 @@ export function exportHandlers(ctx: AppContext) {
   return {
     create: async (req: Request, res: Response): Promise<void> => {
       const { account } = callerOf(res);
-      const record = await ctx.exports.create(account, req.body);
+      const record = await ctx.exports.create(account, req.body, requestIdOf(res));
+      // The request's records are charged when the export completes (or not at all if it fails).
+      const ticket = ticketOf(res);
+      if (ticket) ctx.meter.defer(ticket);
       res.status(202).location(`/v1/jobs/exports/${record.export_id as string}`).json(record);
     },
 

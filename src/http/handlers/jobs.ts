@@ -3,10 +3,11 @@
 
 import type { Request, Response } from 'express';
 import { ApiError } from '../../errors.js';
-import { LIST_OPTIONS, readFilters, readListOptions, type JobFilters } from '../../jobs/filters.js';
+import { isKeywordSearch, LIST_OPTIONS, readFilters, readListOptions, type JobFilters } from '../../jobs/filters.js';
 import { GROUP_BY, type GroupBy, type JobsService } from '../../jobs/service.js';
 import type { JobsSnapshot } from '../../jobs/snapshot.js';
 import type { AppContext } from '../context.js';
+import { sendCharged } from '../metering.js';
 
 const withoutOptions = (input: Record<string, unknown>) => Object.fromEntries(Object.entries(input).filter(([k]) => !(LIST_OPTIONS as readonly string[]).includes(k)));
 
@@ -31,9 +32,10 @@ export function jobHandlers(ctx: AppContext, jobs: JobsService) {
 
   async function list(route: string, input: Record<string, unknown>, from: 'query' | 'body', res: Response): Promise<void> {
     const filters = readFilters(withoutOptions(input), from);
+    if (isKeywordSearch(filters)) res.locals.routeClass = 'jobs_search';
     const options = readListOptions(input, filters, from);
     const page = await pinned(res, (s) => jobs.list(s, registry(), route, filters, options));
-    res.type('json').send(page.json);
+    await sendCharged(ctx, res, page.records, page.json);
   }
 
   return {
@@ -60,7 +62,7 @@ export function jobHandlers(ctx: AppContext, jobs: JobsService) {
         res.status(308).location(location).json({ location });
         return;
       }
-      res.type('json').send(outcome.json);
+      await sendCharged(ctx, res, outcome.records, outcome.json);
     },
   };
 }

@@ -24,8 +24,5 @@ export function pendingHandlers(ctx: AppContext) {
       ctx.publications.leaseCatalog().release();
       throw new ApiError('service_unavailable', NOT_IN_BUILD);
     },
-    usageUnavailable: (_req: Request, _res: Response): void => {
-      throw new ApiError('service_unavailable', 'The usage ledger is not served by this build yet.');
-    },
   };
 }

@@ -1,0 +1,282 @@
+-- The metering functions (spec 8, DESIGN.md 6), installed by src/db/migrate.ts after the migrations
+-- whenever this file changes. Each admission or settlement of a request is one call: one round trip
+-- and one transaction, exact under concurrency because it first locks the account's rows.
+--
+-- Records model: a request draws one monthly request at admission; its records are charged when it
+-- is answered, within the allowance first, then as overage up to the monthly limit.
+-- Requests model (spec 8.4): each API key has free request units a day; past them a request is paid,
+-- from the prepaid balance first, then as overage.
+
+CREATE OR REPLACE FUNCTION meter_month(p_at timestamptz) RETURNS date
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT date_trunc('month', p_at AT TIME ZONE 'UTC')::date
+$$;
+
+-- The month's row of the account, created when missing, locked until the transaction ends.
+CREATE OR REPLACE FUNCTION meter_lock_month(p_account text, p_month date) RETURNS usage_months
+LANGUAGE plpgsql AS $$
+DECLARE
+  v usage_months;
+BEGIN
+  INSERT INTO usage_months AS u (account_id, month) VALUES (p_account, p_month)
+  ON CONFLICT (account_id, month) DO UPDATE SET account_id = u.account_id
+  RETURNING * INTO v;
+  RETURN v;
+END
+$$;
+
+-- How many more records the month can take (NULL: no ceiling): the allowance left after what is used
+-- and reserved, plus what overage still allows. Records reserved past the allowance already count
+-- against the overage limit.
+CREATE OR REPLACE FUNCTION meter_records_room(m usage_months, p_allowance bigint, p_account accounts) RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+  v_included bigint := greatest(0, p_allowance - m.records_used - m.records_reserved);
+  v_reserved_beyond bigint := greatest(0, m.records_used + m.records_reserved - p_allowance) - greatest(0, m.records_used - p_allowance);
+BEGIN
+  IF NOT p_account.overage_enabled OR p_account.overage_price_micros IS NULL THEN
+    RETURN v_included;
+  END IF;
+  IF p_account.overage_limit_cents IS NULL THEN
+    RETURN NULL;
+  END IF;
+  RETURN v_included + greatest(0, (p_account.overage_limit_cents * 10000 - m.overage_used_micros) / p_account.overage_price_micros - v_reserved_beyond);
+END
+$$;
+
+-- Admission (DESIGN.md 6: key → rate window → monthly requests → handler): refuses with outcome
+-- 'window', 'requests' (monthly requests used up) or 'daily' (requests model: the key's free units are
+-- used up and there is nothing to pay with), using nothing; otherwise takes one request of the window
+-- and of the month and writes the request's ledger row, pending. An unmetered request (p_metered
+-- false) takes neither. p_can_pay: the account has a prepaid balance or overage on.
+CREATE OR REPLACE FUNCTION meter_admit(
+  p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text,
+  p_metered boolean, p_window_limit integer, p_window_seconds integer, p_plan_requests bigint, p_daily_free bigint,
+  p_model text, p_since timestamptz, p_can_pay boolean, p_overage_limit_cents bigint
+) RETURNS TABLE (
+  outcome text, window_used integer, window_reset timestamptz,
+  requests_used bigint, requests_left bigint, records_used bigint, records_reserved bigint
+)
+LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+  v_window timestamptz := to_timestamp(floor(extract(epoch FROM p_at) / p_window_seconds) * p_window_seconds);
+  v_month date := meter_month(p_at);
+  v_first date := (meter_month(p_at) - interval '12 months')::date;
+  v_used integer;
+  v_start timestamptz;
+  v_granted bigint;
+  v_left bigint;
+  v_requests bigint;
+  v_records bigint;
+  v_reserved bigint;
+  v_overage bigint;
+  v_draw date;
+  v_outcome text;
+BEGIN
+  -- The window row first: it serialises the admissions of the account. A metered request takes one;
+  -- past the limit it is refused (a refused request leaves the window full, as it found it).
+  INSERT INTO rate_windows AS w (account_id, window_start, used) VALUES (p_account, v_window, p_metered::int)
+  ON CONFLICT (account_id) DO UPDATE
+    SET window_start = greatest(w.window_start, v_window),
+        used = CASE WHEN w.window_start < v_window THEN 0 ELSE w.used END + p_metered::int
+  RETURNING w.used, w.window_start INTO v_used, v_start;
+
+  FOR i IN 1..2 LOOP
+    SELECT max(requests_granted) FILTER (WHERE month = v_month), coalesce(sum(requests_granted - requests_drawn), 0),
+           coalesce(max(requests_used) FILTER (WHERE month = v_month), 0), coalesce(max(records_used) FILTER (WHERE month = v_month), 0),
+           coalesce(max(records_reserved) FILTER (WHERE month = v_month), 0), coalesce(max(overage_used_micros) FILTER (WHERE month = v_month), 0)
+    INTO v_granted, v_left, v_requests, v_records, v_reserved, v_overage
+    FROM usage_months WHERE account_id = p_account AND month BETWEEN v_first AND v_month;
+    EXIT WHEN v_granted = p_plan_requests;
+    -- This month's grant follows the plan. The months since the account was created (up to 12 back)
+    -- without a row used nothing: their whole grant carries over.
+    IF coalesce(v_granted, 0) = 0 THEN
+      INSERT INTO usage_months (account_id, month, requests_granted)
+      SELECT p_account, m::date, p_plan_requests
+      FROM generate_series(greatest(meter_month(p_since), v_first), v_month, interval '1 month') AS m
+      ON CONFLICT (account_id, month) DO NOTHING;
+    END IF;
+    UPDATE usage_months SET requests_granted = p_plan_requests WHERE account_id = p_account AND month = v_month;
+  END LOOP;
+
+  IF p_model = 'requests' THEN
+    SELECT p_daily_free - coalesce(max(free_units), 0) INTO v_left FROM key_days WHERE key_id = p_key AND day = (p_at AT TIME ZONE 'UTC')::date;
+  END IF;
+  IF p_metered THEN
+    IF v_used > p_window_limit THEN
+      v_outcome := 'window';
+    ELSIF p_model = 'records' AND v_left <= 0 THEN
+      v_outcome := 'requests';
+    ELSIF p_model = 'requests' AND v_left <= 0 AND NOT (p_can_pay AND (p_overage_limit_cents IS NULL OR v_overage < p_overage_limit_cents * 10000)) THEN
+      v_outcome := 'daily';
+    END IF;
+    IF v_outcome IS NOT NULL THEN
+      IF v_outcome <> 'window' THEN
+        UPDATE rate_windows SET used = used - 1 WHERE account_id = p_account;
+      END IF;
+      RETURN QUERY SELECT v_outcome, least(v_used, p_window_limit), v_start + make_interval(secs => p_window_seconds),
+        v_requests, greatest(v_left, 0), v_records, v_reserved;
+      RETURN;
+    END IF;
+    IF p_model = 'records' THEN
+      UPDATE usage_months u SET requests_drawn = requests_drawn + 1
+      WHERE account_id = p_account AND month = (
+        SELECT min(month) FROM usage_months
+        WHERE account_id = p_account AND month BETWEEN v_first AND v_month AND requests_drawn < requests_granted
+      )
+      RETURNING u.month INTO v_draw;
+      v_left := v_left - 1;
+    END IF;
+    UPDATE usage_months SET requests_used = requests_used + 1 WHERE account_id = p_account AND month = v_month;
+    v_requests := v_requests + 1;
+  END IF;
+
+  INSERT INTO ledger (request_id, account_id, api_key_id, occurred_at, method, route, route_class, settlement_status, drawn_month)
+  VALUES (p_request, p_account, p_key, p_at, p_method, p_route, p_class, 'pending', v_draw);
+  RETURN QUERY SELECT 'admitted'::text, v_used, v_start + make_interval(secs => p_window_seconds),
+    v_requests, greatest(v_left, 0), v_records, v_reserved;
+END
+$$;
+
+-- Paid request units of the requests model cost 20 micro-USD each (filtered lists and counts) or 200
+-- (keyword searches), 25 % less from the month's 1,000,000th paid unit and 50 % less from its 10,000,000th.
+CREATE OR REPLACE FUNCTION meter_units_price(p_before bigint, p_units bigint, p_unit_micros bigint) RETURNS bigint
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT p_unit_micros * (
+      greatest(0, least(p_before + p_units, 1000000) - greatest(p_before, 0))
+    + greatest(0, least(p_before + p_units, 10000000) - greatest(p_before, 1000000)) * 3 / 4
+    + greatest(0, p_before + p_units - greatest(p_before, 10000000)) / 2
+  )
+$$;
+
+-- Settlement: the request was answered with p_status and p_records records. Records model: the records
+-- are charged to p_month (within the allowance, then overage); a response the month cannot take is
+-- refused (charged false) and settled as the 429 it becomes. Requests model: the request's units are
+-- counted against the key's free units of the day, then paid, from the prepaid balance first.
+-- p_release frees records reserved for an export; p_force charges even past the limit (the records
+-- were reserved); p_void settles the request as not charged. A 429 gives the monthly request back.
+CREATE OR REPLACE FUNCTION meter_settle(
+  p_request text, p_at timestamptz, p_month date, p_status integer, p_class text, p_records bigint,
+  p_allowance bigint, p_daily_free bigint, p_release bigint, p_force boolean, p_void boolean
+) RETURNS TABLE (charged boolean, records_used bigint, records_reserved bigint, overage_micros bigint, settlement text)
+LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+  v_row ledger;
+  v_account accounts;
+  v_m usage_months;
+  v_room bigint;
+  v_over bigint := 0;
+  v_billed bigint := 0;
+  v_overage bigint := 0;
+  v_settlement text;
+  v_units bigint;
+  v_free bigint;
+  v_paid bigint;
+  v_prepaid bigint;
+  v_charged boolean := true;
+  v_status integer := p_status;
+  v_day date := (p_at AT TIME ZONE 'UTC')::date;
+BEGIN
+  UPDATE ledger SET status = p_status WHERE request_id = p_request AND settlement_status = 'pending' RETURNING * INTO v_row;
+  IF NOT FOUND THEN
+    RETURN QUERY SELECT false, NULL::bigint, NULL::bigint, 0::bigint, (SELECT settlement_status FROM ledger WHERE request_id = p_request);
+    RETURN;
+  END IF;
+  SELECT * INTO v_account FROM accounts WHERE account_id = v_row.account_id;
+
+  IF v_account.billing_model = 'records' AND (p_void OR p_status >= 400 OR p_records = 0) AND p_release = 0 THEN
+    -- Nothing to charge: the ledger row alone (the common case of counts, errors and empty pages).
+    v_settlement := CASE WHEN p_void OR p_status >= 400 THEN 'not_charged' ELSE 'included' END;
+    p_records := 0;
+  ELSE
+    INSERT INTO usage_months AS u (account_id, month) VALUES (v_row.account_id, p_month)
+    ON CONFLICT (account_id, month) DO UPDATE SET records_reserved = greatest(0, u.records_reserved - p_release)
+    RETURNING * INTO v_m;
+    IF p_void OR p_status >= 400 THEN
+      v_settlement := 'not_charged';
+      p_records := 0;
+    ELSIF v_account.billing_model = 'records' THEN
+      v_room := meter_records_room(v_m, p_allowance, v_account);
+      IF NOT p_force AND v_room IS NOT NULL AND p_records > v_room THEN
+        v_charged := false;
+        v_status := 429;
+        v_settlement := 'not_charged';
+        p_records := 0;
+      ELSE
+        v_over := greatest(0, v_m.records_used + p_records - p_allowance) - greatest(0, v_m.records_used - p_allowance);
+        v_billed := v_over * coalesce(v_account.overage_price_micros, 0);
+        v_overage := v_billed;
+        UPDATE usage_months SET records_used = records_used + p_records, overage_records = overage_records + v_over,
+          overage_used_micros = overage_used_micros + v_billed
+        WHERE account_id = v_row.account_id AND month = p_month;
+        v_settlement := CASE WHEN v_over > 0 THEN 'overage' ELSE 'included' END;
+      END IF;
+    ELSE
+      -- Requests model: getting one job never counts; a request counts one unit per 100 records, at least one.
+      v_units := CASE WHEN p_class = 'jobs_get' THEN 0 ELSE greatest(1, (p_records + 99) / 100) END;
+      INSERT INTO key_days AS k (key_id, day) VALUES (v_row.api_key_id, v_day)
+      ON CONFLICT (key_id, day) DO UPDATE SET key_id = k.key_id
+      RETURNING free_units INTO v_free;
+      v_paid := greatest(0, v_units - greatest(0, p_daily_free - v_free));
+      v_billed := meter_units_price(v_m.paid_units, v_paid, CASE WHEN p_class = 'jobs_search' THEN 200 ELSE 20 END);
+      v_prepaid := least(v_billed, v_account.prepaid_micros);
+      v_over := v_billed - v_prepaid;
+      IF v_over > 0 AND NOT p_force AND NOT (v_account.overage_enabled AND (
+        v_account.overage_limit_cents IS NULL OR v_m.overage_used_micros + v_over <= v_account.overage_limit_cents * 10000)) THEN
+        v_charged := false;
+        v_status := 429;
+        v_settlement := 'not_charged';
+        p_records := 0;
+        v_billed := 0;
+      ELSE
+        UPDATE key_days SET free_units = free_units + (v_units - v_paid), paid_units = paid_units + v_paid
+        WHERE key_id = v_row.api_key_id AND day = v_day;
+        IF v_prepaid > 0 THEN
+          UPDATE accounts SET prepaid_micros = prepaid_micros - v_prepaid WHERE account_id = v_row.account_id;
+        END IF;
+        UPDATE usage_months SET records_used = records_used + p_records, paid_units = paid_units + v_paid,
+          paid_micros = paid_micros + v_billed, overage_used_micros = overage_used_micros + v_over
+        WHERE account_id = v_row.account_id AND month = p_month;
+        v_overage := v_over;
+        v_settlement := CASE WHEN v_over > 0 THEN 'overage' ELSE 'included' END;
+      END IF;
+    END IF;
+  END IF;
+
+  -- A request answered 429 was refused: it gives its monthly request back (spec 8.3).
+  IF v_status = 429 THEN
+    UPDATE usage_months SET requests_drawn = requests_drawn - 1 WHERE account_id = v_row.account_id AND month = v_row.drawn_month;
+    UPDATE usage_months SET requests_used = requests_used - 1 WHERE account_id = v_row.account_id AND month = meter_month(v_row.occurred_at);
+  END IF;
+  UPDATE ledger SET status = v_status, route_class = p_class, records_charged = p_records, overage_micros = v_overage,
+    settlement_status = v_settlement, drawn_month = CASE WHEN v_status = 429 THEN NULL ELSE drawn_month END
+  WHERE request_id = p_request;
+  RETURN QUERY SELECT v_charged, u.records_used, u.records_reserved, v_overage, v_settlement
+    FROM usage_months u WHERE u.account_id = v_row.account_id AND u.month = p_month
+    UNION ALL SELECT v_charged, NULL::bigint, NULL::bigint, v_overage, v_settlement
+    LIMIT 1;
+END
+$$;
+
+-- Sets `p_records` aside for an export, when the month can take them (reserved false otherwise).
+CREATE OR REPLACE FUNCTION meter_reserve(p_account text, p_month date, p_records bigint, p_allowance bigint) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_account accounts;
+  v_m usage_months;
+  v_room bigint;
+BEGIN
+  SELECT * INTO v_account FROM accounts WHERE account_id = p_account;
+  v_m := meter_lock_month(p_account, p_month);
+  IF v_account.billing_model = 'records' THEN
+    v_room := meter_records_room(v_m, p_allowance, v_account);
+    IF v_room IS NOT NULL AND p_records > v_room THEN
+      RETURN false;
+    END IF;
+  END IF;
+  UPDATE usage_months SET records_reserved = records_reserved + p_records WHERE account_id = p_account AND month = p_month;
+  RETURN true;
+END
+$$;

@@ -1,0 +1,136 @@
+// Metering in the request pipeline (DESIGN.md 6): after the key, the request is admitted against the
+// window and the monthly requests (429 rate_limited before any work otherwise), carries the headers of
+// spec 8.5, charges its records before a successful body is sent (429 data_limit_exceeded when the
+// month cannot take them) and is settled in the ledger when it ends.
+
+import type { NextFunction, Request, Response } from 'express';
+import { ApiError } from '../errors.js';
+import type { Refusal, RequestInfo, RouteClass, Standing, Ticket } from '../metering/meter.js';
+import { DAILY_FREE_UNITS } from '../metering/meter.js';
+import { callerOf } from './auth.js';
+import type { AppContext } from './context.js';
+import { requestIdOf } from './request-id.js';
+
+/** The routes of spec 4.1 as templates, with their class; the first match wins (static before {param}). */
+const ROUTES: [RegExp, string, RouteClass][] = [
+  [/^\/v1\/jobs$/, '/v1/jobs', 'jobs_list'],
+  [/^\/v1\/jobs\/search$/, '/v1/jobs/search', 'jobs_list'],
+  [/^\/v1\/jobs\/search\/es_dsl$/, '/v1/jobs/search/es_dsl', 'jobs_search'],
+  [/^\/v1\/jobs\/count$/, '/v1/jobs/count', 'jobs_count'],
+  [/^\/v1\/jobs\/changes$/, '/v1/jobs/changes', 'jobs_changes'],
+  [/^\/v1\/jobs\/exports$/, '/v1/jobs/exports', 'exports'],
+  [/^\/v1\/jobs\/exports\/[^/]+$/, '/v1/jobs/exports/{exportId}', 'exports'],
+  [/^\/v1\/jobs\/exports\/[^/]+\/files\/[^/]+$/, '/v1/jobs/exports/{exportId}/files/{n}', 'exports'],
+  [/^\/v1\/jobs\/[^/]+$/, '/v1/jobs/{jobId}', 'jobs_get'],
+  [/^\/v1\/companies$/, '/v1/companies', 'companies'],
+  [/^\/v1\/companies\/search$/, '/v1/companies/search', 'companies'],
+  [/^\/v1\/companies\/[^/]+$/, '/v1/companies/{companyId}', 'companies'],
+  [/^\/v1\/companies\/[^/]+\/jobs$/, '/v1/companies/{companyId}/jobs', 'companies'],
+  [/^\/v1\/account\/overage$/, '/v1/account/overage', 'account'],
+  [/^\/v1\/usage\/requests$/, '/v1/usage/requests', 'usage'],
+  [/^\/v1\/usage\/analytics$/, '/v1/usage/analytics', 'usage'],
+];
+
+/** The route template and class of a request; an unknown path keeps its own path (cut to 200 characters). */
+export function classify(method: string, path: string): Omit<RequestInfo, 'requestId'> {
+  const found = ROUTES.find(([pattern]) => pattern.test(path));
+  const [, route, routeClass] = found ?? [null, path.slice(0, 200), 'other' as const];
+  // Spec 4.10 rule 7: changing the overage setting is not counted against the request windows.
+  return { method, route, routeClass, metered: !(routeClass === 'account' && method === 'PUT') };
+}
+
+export function ticketOf(res: Response): Ticket | undefined {
+  return res.locals.ticket as Ticket | undefined;
+}
+
+/** Admission: the first step after the key. */
+export function admission(ctx: AppContext) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const caller = callerOf(res);
+    const started = performance.now();
+    const { ticket, refusal } = await ctx.meter.admit(caller, { requestId: requestIdOf(res), ...classify(req.method, req.path) });
+    ticket.meterMs = performance.now() - started;
+    setMeteringHeaders(res, ticket.standing, ticket.at);
+    if (refusal) throw refused(refusal, ticket);
+    res.locals.ticket = ticket;
+    res.on('close', () => {
+      if (ticket.settled || ticket.deferred) return;
+      // A response cut off before it was all sent still settles, as the status it was sending.
+      const routeClass = res.locals.routeClass as RouteClass | undefined;
+      ctx.meter.settleLater(ticket, { status: res.statusCode, records: 0, ...(routeClass ? { routeClass } : {}) });
+    });
+    next();
+  };
+}
+
+function refused(refusal: Refusal, ticket: Ticket): ApiError {
+  const { standing, at } = ticket;
+  const seconds = (until: Date) => String(Math.max(1, Math.ceil((until.getTime() - at.getTime()) / 1000)));
+  switch (refusal) {
+    case 'window':
+      return new ApiError('rate_limited', `The request window of ${standing.windowLimit} requests per 60 seconds is used up; retry after the seconds in Retry-After.`, {
+        headers: { 'Retry-After': seconds(standing.windowReset) },
+      });
+    case 'requests':
+      return new ApiError('rate_limited', 'The monthly API request allowance has been reached; it renews on the first day of next month (UTC).', {
+        headers: { 'Retry-After': seconds(standing.monthEnd) },
+      });
+    case 'daily': {
+      const tomorrow = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1));
+      return new ApiError('rate_limited', `This API key has used its ${DAILY_FREE_UNITS} free requests of the day (UTC); add a prepaid balance or turn overage on to continue.`, {
+        headers: { 'Retry-After': seconds(tomorrow) },
+      });
+    }
+  }
+}
+
+/** The headers of spec 8.5, as the account stands after this request. */
+export function setMeteringHeaders(res: Response, s: Standing, at: Date): void {
+  const remaining = Math.max(0, s.windowLimit - s.windowUsed);
+  res.setHeader('RateLimit-Policy', `${s.windowLimit};w=60`);
+  res.setHeader('RateLimit-Limit', String(s.windowLimit));
+  res.setHeader('RateLimit-Remaining', String(remaining));
+  res.setHeader('RateLimit-Reset', String(Math.max(0, Math.ceil((s.windowReset.getTime() - at.getTime()) / 1000))));
+  res.setHeader('X-Data-Records-Charged', String(s.recordsCharged));
+  if (s.model === 'records') {
+    res.setHeader('X-Data-Records-Used', String(s.recordsUsed));
+    res.setHeader('X-Data-Records-Limit', String(s.recordsLimit));
+    res.setHeader('X-Data-Records-Remaining', String(Math.max(0, s.recordsLimit - s.recordsUsed - s.recordsReserved)));
+    res.setHeader('X-Data-Records-Reset', s.monthEnd.toISOString());
+    res.setHeader('X-Data-Requests-Used', String(s.requestsUsed));
+    res.setHeader('X-Data-Requests-Limit', String(s.requestsUsed + s.requestsLeft));
+    res.setHeader('X-Data-Requests-Remaining', String(s.requestsLeft));
+  } else {
+    // Requests model (spec 8.4): the key's free request units of the day.
+    res.setHeader('X-Data-Requests-Used', String(DAILY_FREE_UNITS - s.requestsLeft));
+    res.setHeader('X-Data-Requests-Limit', String(DAILY_FREE_UNITS));
+    res.setHeader('X-Data-Requests-Remaining', String(s.requestsLeft));
+  }
+}
+
+/**
+ * Sends a successful body of `records` records (jobs, companies or events): charged first, so a body the
+ * month cannot take is never sent (429 data_limit_exceeded instead). A page with no records charges none.
+ */
+export async function sendCharged(ctx: AppContext, res: Response, records: number, body: string, routeClass?: RouteClass): Promise<void> {
+  const ticket = ticketOf(res);
+  if (ticket) {
+    routeClass ??= res.locals.routeClass as RouteClass | undefined;
+    const started = performance.now();
+    const charged = await ctx.meter.settle(ticket, { status: res.statusCode, records, ...(routeClass ? { routeClass } : {}) });
+    ticket.meterMs += performance.now() - started;
+    setMeteringHeaders(res, ticket.standing, ticket.at);
+    // What metering added to this response: admission and charging, each one call of the state store.
+    res.append('Server-Timing', `meter;dur=${ticket.meterMs.toFixed(3)}`);
+    if (!charged) {
+      const message =
+        ticket.standing.model === 'records'
+          ? `This response holds ${records} records, more than the records allowance${ticket.caller.account.overage_enabled ? ' and the overage limit' : ''} leave this month; nothing was charged.`
+          : 'This request is past the free requests of the day, and neither the prepaid balance nor overage (within its limit) can pay for it; nothing was charged.';
+      throw new ApiError('data_limit_exceeded', message, {
+        headers: { 'Retry-After': String(Math.max(1, Math.ceil((ticket.standing.monthEnd.getTime() - ticket.at.getTime()) / 1000))) },
+      });
+    }
+  }
+  res.type('json').send(body);
+}

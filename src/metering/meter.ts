@@ -1,0 +1,236 @@
+// Admission and settlement of each request (spec 8, DESIGN.md 6): the request window, the monthly
+// requests and records, overage, and the request's ledger row. The arithmetic lives in the store's
+// functions (sql/state/functions.sql): each step is one call, exact under concurrency.
+
+import type { Logger } from 'pino';
+import type { Queryable, StateStore } from '../db/state-store.js';
+import type { AccountRow } from './accounts.js';
+import type { Caller } from './keys.js';
+import { monthKey, monthOf } from './months.js';
+import { PLANS } from './plans.js';
+
+/** Route classes of the ledger (openapi.yaml RouteClass). */
+export const ROUTE_CLASSES = ['jobs_list', 'jobs_search', 'jobs_count', 'jobs_get', 'jobs_changes', 'exports', 'companies', 'account', 'usage', 'other'] as const;
+export type RouteClass = (typeof ROUTE_CLASSES)[number];
+
+export const WINDOW_SECONDS = 60;
+/** Requests model (spec 8.4): free request units per API key and UTC day. */
+export const DAILY_FREE_UNITS = 10_000;
+
+const ADMIT = 'SELECT * FROM meter_admit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)';
+const SETTLE = 'SELECT * FROM meter_settle($1, $2, $3::date, $4, $5, $6, $7, $8, $9, $10, $11)';
+const RESERVE = 'SELECT meter_reserve($1, $2::date, $3, $4) AS reserved';
+
+export interface RequestInfo {
+  requestId: string;
+  method: string;
+  route: string;
+  routeClass: RouteClass;
+  /** False for routes that use neither the window nor the monthly requests (PUT /v1/account/overage). */
+  metered: boolean;
+}
+
+/** Where the account stands after admitting (or refusing) a request: what the headers of spec 8.5 report. */
+export interface Standing {
+  model: 'records' | 'requests';
+  windowLimit: number;
+  windowUsed: number;
+  windowReset: Date;
+  requestsUsed: number;
+  requestsLeft: number;
+  recordsUsed: number;
+  recordsLimit: number;
+  recordsReserved: number;
+  recordsCharged: number;
+  monthEnd: Date;
+}
+
+export type Refusal = 'window' | 'requests' | 'daily';
+
+/** One admitted request, until it is settled. */
+export interface Ticket {
+  info: RequestInfo;
+  caller: Caller;
+  at: Date;
+  standing: Standing;
+  /** Settled already (records charged), or left pending for later (an export charges at completion). */
+  settled: boolean;
+  deferred: boolean;
+  /** Time spent admitting and charging it, in ms (reported in Server-Timing as meter). */
+  meterMs: number;
+}
+
+interface AdmitRow {
+  outcome: 'admitted' | Refusal;
+  window_used: number;
+  window_reset: Date;
+  requests_used: string | number;
+  requests_left: string | number;
+  records_used: string | number;
+  records_reserved: string | number;
+}
+
+interface SettleRow {
+  charged: boolean;
+  records_used: string | number | null;
+  records_reserved: string | number | null;
+  overage_micros: string | number;
+  settlement: string | null;
+}
+
+export interface SettleOptions {
+  status: number;
+  records: number;
+  routeClass?: RouteClass;
+  /** The month the records count in (default: the month of the request). */
+  month?: string;
+  /** Records reserved for an export, freed by this settlement. */
+  release?: number;
+  /** Charge even past the allowance or limit: the records were reserved. */
+  force?: boolean;
+  /** Settle as not charged. */
+  void?: boolean;
+}
+
+export class Meter {
+  private readonly inFlight = new Set<Promise<unknown>>();
+  /** Admitted requests not yet settled nor deferred. */
+  private open = 0;
+
+  constructor(
+    private readonly store: StateStore,
+    private readonly clock: () => Date,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Admits the request or says why not; refused requests leave no trace. */
+  async admit(caller: Caller, info: RequestInfo): Promise<{ ticket: Ticket; refusal: Refusal | null }> {
+    const at = this.clock();
+    const { account } = caller;
+    const plan = PLANS[account.plan];
+    const [row] = await this.store.query<AdmitRow>(ADMIT, [
+      info.requestId,
+      account.account_id,
+      caller.keyId,
+      at,
+      info.method,
+      info.route,
+      info.routeClass,
+      info.metered,
+      plan.requestsPerMinute,
+      WINDOW_SECONDS,
+      plan.monthlyRequests,
+      DAILY_FREE_UNITS,
+      account.billing_model,
+      account.created_at,
+      Number(account.prepaid_micros) > 0 || (account.overage_enabled && account.overage_price_micros !== null),
+      account.overage_limit_cents,
+    ]);
+    const standing: Standing = {
+      model: account.billing_model,
+      windowLimit: plan.requestsPerMinute,
+      windowUsed: row!.window_used,
+      windowReset: new Date(row!.window_reset),
+      requestsUsed: Number(row!.requests_used),
+      requestsLeft: Number(row!.requests_left),
+      recordsUsed: Number(row!.records_used),
+      recordsLimit: plan.monthlyRecords,
+      recordsReserved: Number(row!.records_reserved),
+      recordsCharged: 0,
+      monthEnd: monthOf(at).end,
+    };
+    const admitted = row!.outcome === 'admitted';
+    const ticket: Ticket = { info, caller, at, standing, settled: !admitted, deferred: false, meterMs: 0 };
+    if (admitted) this.open++;
+    return { ticket, refusal: row!.outcome === 'admitted' ? null : row!.outcome };
+  }
+
+  /**
+   * Settles the request: charges `records` (a successful response) or records how it ended. Returns
+   * false when the records would exceed what the month allows: the caller answers 429 instead.
+   */
+  async settle(ticket: Ticket, options: SettleOptions): Promise<boolean> {
+    this.close(ticket);
+    const row = await this.run(ticket.info.requestId, ticket.at, ticket.caller.account, {
+      routeClass: ticket.info.routeClass,
+      void: !ticket.info.metered,
+      ...options,
+    });
+    if (row.records_used !== null) {
+      ticket.standing.recordsUsed = Number(row.records_used);
+      ticket.standing.recordsReserved = Number(row.records_reserved);
+    }
+    if (row.charged) ticket.standing.recordsCharged = options.records;
+    return row.charged;
+  }
+
+  /** The request's ledger row stays pending: its records are charged later (an export, when it completes). */
+  defer(ticket: Ticket): void {
+    this.close(ticket);
+    ticket.deferred = true;
+  }
+
+  private close(ticket: Ticket): void {
+    if (ticket.settled || ticket.deferred) return;
+    ticket.settled = true;
+    this.open--;
+  }
+
+  /** Settles after the response is sent (errors, redirects, counts): tracked so idle() and shutdown wait for it. */
+  settleLater(ticket: Ticket, options: SettleOptions): void {
+    const done = this.settle(ticket, options)
+      .catch((error: unknown) => this.logger.error({ err: error, request_id: ticket.info.requestId }, 'settling a request failed; its ledger row stays pending'))
+      .finally(() => this.inFlight.delete(done));
+    this.inFlight.add(done);
+  }
+
+  /**
+   * Settles an export's request inside the runner's transaction, in the month its records were reserved
+   * in: charging them when it completes, releasing them when it fails.
+   */
+  async settleDeferred(
+    tx: Queryable,
+    exp: { request_id: string | null; created_at: Date; reserved_month: Date | string },
+    account: AccountRow,
+    options: SettleOptions,
+  ): Promise<void> {
+    const month = typeof exp.reserved_month === 'string' ? exp.reserved_month.slice(0, 10) : monthKey(exp.reserved_month);
+    if (exp.request_id === null) {
+      // An export created before requests were metered: only its reservation to free.
+      await tx.query('UPDATE usage_months SET records_reserved = greatest(0, records_reserved - $3) WHERE account_id = $1 AND month = $2::date', [account.account_id, month, options.release ?? 0]);
+      return;
+    }
+    await this.run(exp.request_id, new Date(exp.created_at), account, { routeClass: 'exports', month, ...options }, tx);
+  }
+
+  private async run(requestId: string, at: Date, account: AccountRow, options: SettleOptions, db: Queryable = this.store): Promise<SettleRow> {
+    const [row] = await db.query<SettleRow>(SETTLE, [
+      requestId,
+      at,
+      options.month ?? monthKey(at),
+      options.status,
+      options.routeClass,
+      options.records,
+      PLANS[account.plan].monthlyRecords,
+      DAILY_FREE_UNITS,
+      options.release ?? 0,
+      options.force ?? false,
+      options.void ?? false,
+    ]);
+    return row!;
+  }
+
+  /** Resolves once every admitted request is settled (or deferred): after a response, its settlement may still be on its way. */
+  async idle(): Promise<void> {
+    while (this.open > 0 || this.inFlight.size > 0) {
+      if (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+      else await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  }
+}
+
+/** Sets `records` aside for an export in `month`, inside the caller's transaction; false when the month cannot take them. */
+export async function reserveRecords(tx: Queryable, caller: Pick<Caller, 'account'>, month: string, records: number): Promise<boolean> {
+  const [row] = await tx.query<{ reserved: boolean }>(RESERVE, [caller.account.account_id, month, records, PLANS[caller.account.plan].monthlyRecords]);
+  return row!.reserved;
+}

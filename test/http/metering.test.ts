@@ -1,0 +1,362 @@
+import { expect } from 'chai';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { generateCorpus } from '../../src/catalog/generator/corpus.js';
+import { publish } from '../../src/catalog/publish/publish.js';
+import { startTestApp, tempDir, type TestApp } from '../support/app.js';
+import type { ApiResponse } from '../support/client.js';
+
+interface ErrorBody {
+  error: { code: string; message: string };
+}
+interface Page {
+  data: { job_id: string }[];
+  next_cursor: string | null;
+}
+interface UsageEvent {
+  request_id: string;
+  occurred_at: string;
+  route: string;
+  route_class: string;
+  status: number | null;
+  api_key_id: string;
+  records_charged: number;
+  settlement_status: string;
+}
+interface Analytics {
+  data: { date: string; group?: string; requests: number; records: number; errors: number; overage_usd: number }[];
+  totals: { requests: number; records: number; errors: number; overage_usd: number };
+}
+
+const NOW = new Date('2026-11-25T10:00:30Z');
+const noWait = { noWait: true };
+
+describe('metering', function () {
+  this.timeout(240_000);
+  let app: TestApp;
+
+  before(async () => {
+    const root = await tempDir('metering');
+    await generateCorpus({ jobs: 300, seed: 3, days: 1, start: '2026-11-18' }, join(root, 'corpus'), { workers: 0 });
+    app = await startTestApp();
+    await publish({ input: join(root, 'corpus', 'day-001'), snapshotsDir: app.config.snapshotsDir, dataDir: app.config.dataDir, quiet: true, memoryLimit: '1GB' });
+    await app.service.watcher.check();
+  });
+  beforeEach(() => app.setNow(NOW));
+  after(async () => {
+    app?.setNow(undefined);
+    await app?.close();
+  });
+
+  const header = (r: { headers: Headers }, name: string) => r.headers.get(name);
+  const num = (r: { headers: Headers }, name: string) => Number(r.headers.get(name));
+  const settled = () => app.service.ctx.meter.idle();
+  const month = async (accountId: string) => {
+    const [row] = await app.store.query<{ records: number; requests: number; overage: number; drawn: number }>(
+      'SELECT records_used::int AS records, requests_used::int AS requests, overage_used_micros::int AS overage, requests_drawn::int AS drawn FROM usage_months WHERE account_id = $1 AND month = $2::date',
+      [accountId, '2026-11-01'],
+    );
+    return row!;
+  };
+  const ledger = async (accountId: string) =>
+    app.store.query<{ request_id: string; status: number; records_charged: number; settlement_status: string; route_class: string }>(
+      'SELECT request_id, status, records_charged::int AS records_charged, settlement_status, route_class FROM ledger WHERE account_id = $1 ORDER BY seq',
+      [accountId],
+    );
+
+  describe('the request window', () => {
+    it('admits 30 requests per 60 seconds on the free plan, refuses the 31st with Retry-After, and opens again', async () => {
+      const { key, accountId } = await app.account({ plan: 'free' });
+      for (let i = 1; i <= 30; i++) {
+        const r = await app.api.get('/v1/jobs/count', { key, ...noWait });
+        expect(r.status).to.equal(200);
+        expect(num(r, 'RateLimit-Remaining')).to.equal(30 - i);
+      }
+      const refused = await app.api.get<ErrorBody>('/v1/jobs/count', { key, ...noWait });
+      expect(refused.status).to.equal(429);
+      expect(refused.body.error.code).to.equal('rate_limited');
+      expect(header(refused, 'RateLimit-Policy')).to.equal('30;w=60');
+      expect(num(refused, 'RateLimit-Remaining')).to.equal(0);
+      expect(num(refused, 'Retry-After')).to.equal(30); // the window started at 10:00:00
+      await settled();
+      expect(await ledger(accountId)).to.have.length(30);
+      expect((await month(accountId)).requests).to.equal(30);
+      app.setNow(new Date(NOW.getTime() + 30_000));
+      expect((await app.api.get('/v1/jobs/count', { key, ...noWait })).status).to.equal(200);
+    });
+
+    it('counts every key of the account together, 60 on a paid plan, and a failed request too', async () => {
+      const { key, accountId } = await app.account({ plan: 'paid-5k' });
+      const { issueKey } = await import('../../src/metering/keys.js');
+      const second = (await issueKey(app.store, accountId)).key;
+      for (let i = 0; i < 30; i++) expect((await app.api.get('/v1/jobs?limit=abc', { key, ...noWait })).status).to.equal(400);
+      for (let i = 0; i < 30; i++) expect((await app.api.get('/v1/jobs/count', { key: second, ...noWait })).status).to.equal(200);
+      const r = await app.api.get<ErrorBody>('/v1/jobs/count', { key, ...noWait });
+      expect(r.status).to.equal(429);
+      expect(header(r, 'RateLimit-Limit')).to.equal('60');
+    });
+
+    it('never admits more than the window to parallel clients, and the ledger holds exactly the admitted', async () => {
+      const { key, accountId } = await app.account({ plan: 'free' });
+      const results = await Promise.all(Array.from({ length: 45 }, () => app.api.get('/v1/jobs?limit=2', { key, ...noWait })));
+      expect(results.filter((r) => r.status === 200)).to.have.length(30);
+      expect(results.filter((r) => r.status === 429)).to.have.length(15);
+      await settled();
+      const rows = await ledger(accountId);
+      expect(rows).to.have.length(30);
+      expect(rows.reduce((n, r) => n + r.records_charged, 0)).to.equal(60);
+      expect(await month(accountId)).to.include({ records: 60, requests: 30 });
+    });
+  });
+
+  describe('monthly requests', () => {
+    it('refuses with 429 rate_limited until the first of next month once the allowance is used, before any work', async () => {
+      const { key, accountId } = await app.account({ plan: 'free' });
+      expect((await app.api.get('/v1/jobs/count', { key })).status).to.equal(200);
+      await app.store.query('UPDATE usage_months SET requests_drawn = requests_granted WHERE account_id = $1', [accountId]);
+      const r = await app.api.get<ErrorBody>('/v1/jobs?limit=5', { key });
+      expect(r.status).to.equal(429);
+      expect(r.body.error.message).to.match(/monthly API request allowance has been reached/);
+      expect(num(r, 'Retry-After')).to.equal((Date.parse('2026-12-01T00:00:00Z') - NOW.getTime()) / 1000);
+      expect(num(r, 'X-Data-Requests-Remaining')).to.equal(0);
+      await settled();
+      expect(await ledger(accountId)).to.have.length(1);
+      app.setNow(new Date('2026-12-01T00:00:05Z'));
+      const next = await app.api.get('/v1/jobs/count', { key });
+      expect(next.status).to.equal(200);
+      expect(num(next, 'X-Data-Requests-Used')).to.equal(1);
+    });
+
+    it('carries unused requests over for 12 months and draws the oldest first', async () => {
+      const { key, accountId } = await app.account({ plan: 'free' });
+      await app.store.query("UPDATE accounts SET created_at = '2025-06-10T00:00:00Z' WHERE account_id = $1", [accountId]);
+      const r = await app.api.get('/v1/jobs/count', { key });
+      // November 2025 to November 2026: 13 grants of 250 (June to October 2025 have expired).
+      expect(num(r, 'X-Data-Requests-Limit')).to.equal(13 * 250);
+      expect(num(r, 'X-Data-Requests-Remaining')).to.equal(13 * 250 - 1);
+      const rows = await app.store.query<{ month: string; drawn: number }>(
+        "SELECT to_char(month, 'YYYY-MM') AS month, requests_drawn::int AS drawn FROM usage_months WHERE account_id = $1 AND requests_drawn > 0",
+        [accountId],
+      );
+      expect(rows).to.deep.equal([{ month: '2025-11', drawn: 1 }]);
+    });
+  });
+
+  describe('monthly records', () => {
+    it('charges each job of a 200, nothing for counts, errors, redirects and empty pages, and reports it in the headers', async () => {
+      const { key, accountId } = await app.account({ plan: 'paid-5k' });
+      const list = await app.api.get<Page>('/v1/jobs?limit=7', { key });
+      expect(num(list, 'X-Data-Records-Charged')).to.equal(7);
+      expect(num(list, 'X-Data-Records-Used')).to.equal(7);
+      expect(num(list, 'X-Data-Records-Limit')).to.equal(5000);
+      expect(num(list, 'X-Data-Records-Remaining')).to.equal(4993);
+      expect(header(list, 'X-Data-Records-Reset')).to.equal('2026-12-01T00:00:00.000Z');
+      const one = await app.api.get(`/v1/jobs/${list.body.data[0]!.job_id}`, { key });
+      expect(num(one, 'X-Data-Records-Charged')).to.equal(1);
+      for (const path of ['/v1/jobs/count', '/v1/jobs?limit=abc', '/v1/jobs/00000000-0000-4000-8000-000000000000', '/v1/jobs?company_id=00000000-0000-4000-8000-000000000000', '/v1/usage/requests']) {
+        const r = await app.api.get(path, { key });
+        expect(num(r, 'X-Data-Records-Charged'), path).to.equal(0);
+      }
+      await settled();
+      expect((await month(accountId)).records).to.equal(8);
+      const rows = await ledger(accountId);
+      expect(rows.map((r) => [r.status, r.records_charged, r.settlement_status])).to.deep.equal([
+        [200, 7, 'included'],
+        [200, 1, 'included'],
+        [200, 0, 'included'],
+        [400, 0, 'not_charged'],
+        [404, 0, 'not_charged'],
+        [200, 0, 'included'],
+        [200, 0, 'included'],
+      ]);
+    });
+
+    it('refuses a page the allowance cannot take with 429 data_limit_exceeded and no data, giving the request back', async () => {
+      const { key, accountId } = await app.account({ plan: 'free' });
+      expect((await app.api.get('/v1/jobs?limit=10', { key })).status).to.equal(200);
+      await app.store.query('UPDATE usage_months SET records_used = 995 WHERE account_id = $1', [accountId]);
+      const r = await app.api.get<ErrorBody>('/v1/jobs?limit=10', { key });
+      expect(r.status).to.equal(429);
+      expect(r.body.error.code).to.equal('data_limit_exceeded');
+      expect(r.text).not.to.include('job_id');
+      const ok = await app.api.get('/v1/jobs?limit=5', { key });
+      expect(num(ok, 'X-Data-Records-Remaining')).to.equal(0);
+      await settled();
+      expect(await month(accountId)).to.include({ records: 1000, requests: 2 });
+      expect((await ledger(accountId)).map((row) => [row.status, row.settlement_status])).to.deep.equal([
+        [200, 'included'],
+        [429, 'not_charged'],
+        [200, 'included'],
+      ]);
+    });
+
+    it('bills records past the allowance as overage up to the monthly limit, refusing a page that would cross it whole', async () => {
+      const { key, accountId } = await app.account({ plan: 'paid-5k' });
+      // $10 for 5,000 records: 2,000 micro-USD a record; a $0.05 limit is 25 records.
+      expect((await app.api.put('/v1/account/overage', { enabled: true, monthlyLimitUsd: 0.05 }, { key })).status).to.equal(200);
+      await app.store.query('UPDATE usage_months SET records_used = 4990 WHERE account_id = $1', [accountId]);
+      const first = await app.api.get('/v1/jobs?limit=30', { key });
+      expect(first.status).to.equal(200);
+      expect(num(first, 'X-Data-Records-Charged')).to.equal(30);
+      const crossing = await app.api.get<ErrorBody>('/v1/jobs?limit=10', { key });
+      expect(crossing.status).to.equal(429);
+      expect(crossing.body.error.code).to.equal('data_limit_exceeded');
+      expect((await app.api.get('/v1/jobs?limit=5', { key })).status).to.equal(200);
+      expect((await app.api.get('/v1/jobs?limit=1', { key })).status).to.equal(429);
+      await settled();
+      expect(await month(accountId)).to.include({ records: 5025, overage: 25 * 2000 });
+      const overage = await app.api.put<{ usedUsd: number }>('/v1/account/overage', { enabled: true }, { key });
+      expect(overage.body.usedUsd).to.equal(0.05);
+      const rows = await ledger(accountId);
+      expect(rows.filter((r) => r.settlement_status === 'overage').map((r) => r.records_charged)).to.deep.equal([30, 5]);
+    });
+  });
+
+  describe('the requests model (spec 8.4)', () => {
+    it('gives each key free request units a day, never counts one job, then needs a prepaid balance or overage', async () => {
+      const { key, accountId, keyId } = await app.account({ plan: 'paid-5k', billing_model: 'requests' });
+      const list = await app.api.get<Page>('/v1/jobs?limit=150', { key });
+      expect(list.status).to.equal(200);
+      expect(header(list, 'X-Data-Records-Used')).to.equal(null);
+      await app.api.get(`/v1/jobs/${list.body.data[0]!.job_id}`, { key });
+      await settled();
+      const [day] = await app.store.query<{ free: number }>('SELECT free_units::int AS free FROM key_days WHERE key_id = $1', [keyId]);
+      expect(day!.free).to.equal(2); // 150 jobs are two requests of up to 100; one job never counts
+      await app.store.query('UPDATE key_days SET free_units = 10000 WHERE key_id = $1', [keyId]);
+      const refused = await app.api.get<ErrorBody>('/v1/jobs/count', { key });
+      expect(refused.status).to.equal(429);
+      expect(refused.body.error.message).to.match(/free requests of the day/);
+      await app.store.query('UPDATE accounts SET prepaid_micros = 1000 WHERE account_id = $1', [accountId]);
+      expect((await app.api.get('/v1/jobs/count', { key })).status).to.equal(200);
+      expect((await app.api.get('/v1/jobs?q=experience&limit=5', { key })).status).to.equal(200);
+      await settled();
+      const [account] = await app.store.query<{ prepaid: number }>('SELECT prepaid_micros::int AS prepaid FROM accounts WHERE account_id = $1', [accountId]);
+      // A count is $0.02 per 1,000 (20 micro-USD), a keyword search $0.20 per 1,000 (200).
+      expect(account!.prepaid).to.equal(1000 - 20 - 200);
+    });
+  });
+
+  describe('the usage routes', () => {
+    it('lists the admitted requests newest first with their settlement, and pages with a cursor that expires after an hour', async () => {
+      const { key, accountId, keyId } = await app.account({ plan: 'paid-5k' });
+      await app.api.get('/v1/jobs?limit=3', { key });
+      await app.api.get('/v1/jobs?q=experience&limit=2', { key });
+      await app.api.get('/v1/jobs/count', { key });
+      await app.api.get('/v1/jobs?limit=abc', { key });
+      await settled();
+      const first = await app.api.get<{ data: UsageEvent[]; next_cursor: string }>('/v1/usage/requests?limit=2', { key });
+      expect(first.status, first.text).to.equal(200);
+      expect(first.body.data.map((e) => [e.route_class, e.status, e.records_charged, e.settlement_status])).to.deep.equal([
+        ['jobs_list', 400, 0, 'not_charged'],
+        ['jobs_count', 200, 0, 'included'],
+      ]);
+      expect(first.body.data[0]!.api_key_id).to.equal(keyId);
+      await app.api.get('/v1/jobs/count', { key }); // after the first page: not in this listing
+      const second = await app.api.get<{ data: UsageEvent[]; next_cursor: string | null }>(`/v1/usage/requests?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`, { key });
+      expect(second.body.data.map((e) => [e.route_class, e.records_charged])).to.deep.equal([
+        ['jobs_search', 2],
+        ['jobs_list', 3],
+      ]);
+      expect(second.body.next_cursor).to.equal(null);
+      const searches = await app.api.get<{ data: UsageEvent[] }>('/v1/usage/requests?route_class=jobs_search', { key });
+      expect(searches.body.data).to.have.length(1);
+      const mismatch = await app.api.get<ErrorBody>(`/v1/usage/requests?limit=3&cursor=${encodeURIComponent(first.body.next_cursor)}`, { key });
+      expect(mismatch.status).to.equal(400);
+      app.setNow(new Date(NOW.getTime() + 61 * 60_000));
+      const expired = await app.api.get<ErrorBody>(`/v1/usage/requests?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`, { key });
+      expect(expired.status).to.equal(400);
+      expect(expired.body.error.message).to.match(/expired/);
+      const other = await app.account();
+      expect((await app.api.get<ErrorBody>(`/v1/usage/requests?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`, { key: other.key })).status).to.equal(400);
+      void accountId;
+    });
+
+    it('answers analytics equal to the ledger row for row, before and after compaction, and loses nothing when compaction is stopped at any step', async () => {
+      const { key, accountId } = await app.account({ plan: 'paid-5k' });
+      const days = ['2026-11-23T08:00:00Z', '2026-11-24T09:00:00Z', '2026-11-25T10:00:30Z'];
+      for (const at of days) {
+        app.setNow(new Date(at));
+        await app.api.get('/v1/jobs?limit=4', { key });
+        await app.api.get('/v1/jobs?title=manager&limit=3', { key });
+        await app.api.get('/v1/jobs/count', { key });
+        await app.api.get('/v1/jobs?limit=0', { key });
+      }
+      await settled();
+      // Per day and route class, leaving out the usage routes: reading the ledger adds rows of its own.
+      const expected = async () => {
+        const byDay = new Map<string, { requests: number; records: number; errors: number }>();
+        for (const e of await listAll(key)) {
+          const k = `${e.occurred_at.slice(0, 10)} ${e.route_class}`;
+          const t = byDay.get(k) ?? { requests: 0, records: 0, errors: 0 };
+          t.requests++;
+          t.records += e.records_charged;
+          if ((e.status ?? 0) >= 400) t.errors++;
+          byDay.set(k, t);
+        }
+        return [...byDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, t]) => ({ date: k.split(' ')[0], group: k.split(' ')[1], ...t, overage_usd: 0 }));
+      };
+      const analytics = async () => {
+        const body = (await app.api.get<Analytics>('/v1/usage/analytics?start=2026-11-01&end=2026-11-30&group_by=route_class', { key })).body;
+        return { ...body, data: body.data.filter((r) => r.group !== 'usage') };
+      };
+      const before = await expected();
+      expect((await analytics()).data).to.deep.equal(before);
+
+      const ledgerRows = await app.store.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger WHERE account_id = $1', [accountId]);
+      for (const step of ['claimed', 'partial', 'written'] as const) {
+        await app.api.get('/v1/jobs?limit=1', { key });
+        await settled();
+        const stop = (at: string) => {
+          if (at === step) throw new Error(`stopped at ${at}`);
+        };
+        await app.service.ctx.ledger.compact(stop).catch((e: Error) => expect(e.message).to.equal(`stopped at ${step}`));
+        expect((await analytics()).data).to.deep.equal(await expected());
+      }
+      await settled();
+      await app.service.ctx.ledger.compact();
+      const left = await app.store.query<{ n: number }>("SELECT count(*)::int AS n FROM ledger WHERE account_id = $1 AND settlement_status <> 'pending'", [accountId]);
+      expect(left[0]!.n).to.equal(0);
+      const files = await readdir(join(app.config.dataDir, 'ledger'), { recursive: true });
+      expect(files.filter((f) => f.includes('.tmp-'))).to.deep.equal([]);
+      expect(files.filter((f) => f.endsWith('.parquet')).length).to.be.greaterThan(0);
+      expect(ledgerRows[0]!.n).to.be.greaterThan(0);
+      const after = await analytics();
+      expect(after.data).to.deep.equal(await expected());
+      expect(after.data.filter((r) => r.group === 'jobs_search').map((r) => r.records)).to.deep.equal([3, 3, 3]);
+      const plain = (await app.api.get<Analytics>('/v1/usage/analytics?start=2026-11-01&end=2026-11-30', { key })).body;
+      expect(plain.totals.requests).to.equal(plain.data.reduce((n, r) => n + r.requests, 0));
+      expect(plain.data.map((r) => r.date)).to.deep.equal(['2026-11-23', '2026-11-24', '2026-11-25']);
+    });
+
+    it('refuses bad parameters with 400 naming them', async () => {
+      const { key } = await app.account();
+      for (const [path, message] of [
+        ['/v1/usage/requests?start=yesterday', /start/],
+        ['/v1/usage/requests?start=2026-11-02T00:00:00Z&end=2026-11-01T00:00:00Z', /end/],
+        ['/v1/usage/requests?limit=101', /limit/],
+        ['/v1/usage/requests?route_class=everything', /route_class/],
+        ['/v1/usage/requests?cursor=abc', /cursor/],
+        ['/v1/usage/analytics?start=2026-02-30', /start/],
+        ['/v1/usage/analytics?start=2026-11-10&end=2026-11-01', /end/],
+        ['/v1/usage/analytics?group_by=day', /group_by/],
+      ] as const) {
+        const r = (await app.api.get<ErrorBody>(path, { key }));
+        expect(r.status, path).to.equal(400);
+        expect(r.body.error.message, path).to.match(message);
+      }
+    });
+  });
+
+  /** Every usage event of the key's account, paging through GET /v1/usage/requests. */
+  async function listAll(key: string): Promise<UsageEvent[]> {
+    const events: UsageEvent[] = [];
+    let cursor: string | null = null;
+    do {
+      const r: ApiResponse<{ data: UsageEvent[]; next_cursor: string | null }> = await app.api.get(`/v1/usage/requests?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+      events.push(...r.body.data);
+      cursor = r.body.next_cursor;
+    } while (cursor);
+    // The listing requests themselves are rows too; leave them out so both sides see the same rows.
+    return events.filter((e) => e.route_class !== 'usage');
+  }
+});

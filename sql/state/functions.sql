@@ -7,6 +7,10 @@
 -- Requests model (spec 8.4): each API key has free request units a day; past them a request is paid,
 -- from the prepaid balance first, then as overage.
 
+-- Signatures replaced since: CREATE OR REPLACE would keep them as overloads.
+DROP FUNCTION IF EXISTS meter_settle(text, timestamptz, date, integer, text, bigint, bigint, bigint, bigint, boolean, boolean);
+DROP FUNCTION IF EXISTS meter_records_room(usage_months, bigint, accounts);
+
 CREATE OR REPLACE FUNCTION meter_month(p_at timestamptz) RETURNS date
 LANGUAGE sql IMMUTABLE AS $$
   SELECT date_trunc('month', p_at AT TIME ZONE 'UTC')::date
@@ -28,19 +32,19 @@ $$;
 -- How many more records the month can take (NULL: no ceiling): the allowance left after what is used
 -- and reserved, plus what overage still allows. Records reserved past the allowance already count
 -- against the overage limit.
-CREATE OR REPLACE FUNCTION meter_records_room(m usage_months, p_allowance bigint, p_account accounts) RETURNS bigint
+CREATE OR REPLACE FUNCTION meter_records_room(m usage_months, p_allowance bigint, p_overage_enabled boolean, p_price bigint, p_limit_cents bigint) RETURNS bigint
 LANGUAGE plpgsql IMMUTABLE AS $$
 DECLARE
   v_included bigint := greatest(0, p_allowance - m.records_used - m.records_reserved);
   v_reserved_beyond bigint := greatest(0, m.records_used + m.records_reserved - p_allowance) - greatest(0, m.records_used - p_allowance);
 BEGIN
-  IF NOT p_account.overage_enabled OR p_account.overage_price_micros IS NULL THEN
+  IF NOT p_overage_enabled OR p_price IS NULL THEN
     RETURN v_included;
   END IF;
-  IF p_account.overage_limit_cents IS NULL THEN
+  IF p_limit_cents IS NULL THEN
     RETURN NULL;
   END IF;
-  RETURN v_included + greatest(0, (p_account.overage_limit_cents * 10000 - m.overage_used_micros) / p_account.overage_price_micros - v_reserved_beyond);
+  RETURN v_included + greatest(0, (p_limit_cents * 10000 - m.overage_used_micros) / p_price - v_reserved_beyond);
 END
 $$;
 
@@ -85,8 +89,9 @@ BEGIN
   FOR i IN 1..2 LOOP
     SELECT max(requests_granted) FILTER (WHERE month = v_month), coalesce(sum(requests_granted - requests_drawn), 0),
            coalesce(max(requests_used) FILTER (WHERE month = v_month), 0), coalesce(max(records_used) FILTER (WHERE month = v_month), 0),
-           coalesce(max(records_reserved) FILTER (WHERE month = v_month), 0), coalesce(max(overage_used_micros) FILTER (WHERE month = v_month), 0)
-    INTO v_granted, v_left, v_requests, v_records, v_reserved, v_overage
+           coalesce(max(records_reserved) FILTER (WHERE month = v_month), 0), coalesce(max(overage_used_micros) FILTER (WHERE month = v_month), 0),
+           min(month) FILTER (WHERE requests_drawn < requests_granted)
+    INTO v_granted, v_left, v_requests, v_records, v_reserved, v_overage, v_draw
     FROM usage_months WHERE account_id = p_account AND month BETWEEN v_first AND v_month;
     EXIT WHEN v_granted = p_plan_requests;
     -- This month's grant follows the plan. The months since the account was created (up to 12 back)
@@ -119,21 +124,19 @@ BEGIN
         v_requests, greatest(v_left, 0), v_records, v_reserved;
       RETURN;
     END IF;
-    IF p_model = 'records' THEN
-      UPDATE usage_months u SET requests_drawn = requests_drawn + 1
-      WHERE account_id = p_account AND month = (
-        SELECT min(month) FROM usage_months
-        WHERE account_id = p_account AND month BETWEEN v_first AND v_month AND requests_drawn < requests_granted
-      )
-      RETURNING u.month INTO v_draw;
+    -- One request drawn from the oldest grant not used up (records model), one request used this month.
+    IF p_model <> 'records' THEN
+      v_draw := NULL;
+    ELSE
       v_left := v_left - 1;
     END IF;
-    UPDATE usage_months SET requests_used = requests_used + 1 WHERE account_id = p_account AND month = v_month;
+    UPDATE usage_months SET requests_drawn = requests_drawn + coalesce(month = v_draw, false)::int, requests_used = requests_used + (month = v_month)::int
+    WHERE account_id = p_account AND (month = v_draw OR month = v_month);
     v_requests := v_requests + 1;
   END IF;
 
   INSERT INTO ledger (request_id, account_id, api_key_id, occurred_at, method, route, route_class, settlement_status, drawn_month)
-  VALUES (p_request, p_account, p_key, p_at, p_method, p_route, p_class, 'pending', v_draw);
+  VALUES (p_request, p_account, p_key, p_at, p_method, p_route, p_class, 'pending', CASE WHEN p_metered THEN v_draw END);
   RETURN QUERY SELECT 'admitted'::text, v_used, v_start + make_interval(secs => p_window_seconds),
     v_requests, greatest(v_left, 0), v_records, v_reserved;
 END
@@ -156,14 +159,17 @@ $$;
 -- counted against the key's free units of the day, then paid, from the prepaid balance first.
 -- p_release frees records reserved for an export; p_force charges even past the limit (the records
 -- were reserved); p_void settles the request as not charged. A 429 gives the monthly request back.
+-- The account's overage setting comes from the caller (read with the key, in this request); the
+-- requests model reads and locks the account row, whose prepaid balance it draws on.
+-- Returns the month's records used and reserved after it, or NULLs when it did not touch the month.
 CREATE OR REPLACE FUNCTION meter_settle(
   p_request text, p_at timestamptz, p_month date, p_status integer, p_class text, p_records bigint,
-  p_allowance bigint, p_daily_free bigint, p_release bigint, p_force boolean, p_void boolean
+  p_allowance bigint, p_daily_free bigint, p_release bigint, p_force boolean, p_void boolean,
+  p_account text, p_model text, p_overage_enabled boolean, p_price bigint, p_limit_cents bigint
 ) RETURNS TABLE (charged boolean, records_used bigint, records_reserved bigint, overage_micros bigint, settlement text)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
-  v_row ledger;
   v_account accounts;
   v_m usage_months;
   v_room bigint;
@@ -173,90 +179,107 @@ DECLARE
   v_settlement text;
   v_units bigint;
   v_free bigint;
-  v_paid bigint;
-  v_prepaid bigint;
+  v_paid bigint := 0;
+  v_prepaid bigint := 0;
   v_charged boolean := true;
   v_status integer := p_status;
   v_day date := (p_at AT TIME ZONE 'UTC')::date;
+  v_drawn date;
+  v_occurred timestamptz;
+  v_key text;
 BEGIN
-  UPDATE ledger SET status = p_status WHERE request_id = p_request AND settlement_status = 'pending' RETURNING * INTO v_row;
-  IF NOT FOUND THEN
-    RETURN QUERY SELECT false, NULL::bigint, NULL::bigint, 0::bigint, (SELECT settlement_status FROM ledger WHERE request_id = p_request);
+  IF p_model = 'records' AND (p_void OR p_status >= 400 OR p_records = 0) AND p_release = 0 THEN
+    -- Nothing to charge: the ledger row alone (counts, errors, redirects and empty pages).
+    v_settlement := CASE WHEN p_void OR p_status >= 400 THEN 'not_charged' ELSE 'included' END;
+    UPDATE ledger l SET status = p_status, route_class = p_class, settlement_status = v_settlement,
+      drawn_month = CASE WHEN p_status = 429 THEN NULL ELSE l.drawn_month END
+    FROM (SELECT request_id, drawn_month FROM ledger WHERE request_id = p_request) o
+    WHERE l.request_id = o.request_id AND l.settlement_status = 'pending'
+    RETURNING o.drawn_month, l.occurred_at INTO v_drawn, v_occurred;
+    IF NOT FOUND THEN
+      RETURN QUERY SELECT false, NULL::bigint, NULL::bigint, 0::bigint, NULL::text;
+      RETURN;
+    END IF;
+    IF p_status = 429 AND v_drawn IS NOT NULL THEN
+      UPDATE usage_months SET requests_drawn = requests_drawn - 1 WHERE account_id = p_account AND month = v_drawn;
+      UPDATE usage_months SET requests_used = requests_used - 1 WHERE account_id = p_account AND month = meter_month(v_occurred);
+    END IF;
+    RETURN QUERY SELECT true, NULL::bigint, NULL::bigint, 0::bigint, v_settlement;
     RETURN;
   END IF;
-  SELECT * INTO v_account FROM accounts WHERE account_id = v_row.account_id;
 
-  IF v_account.billing_model = 'records' AND (p_void OR p_status >= 400 OR p_records = 0) AND p_release = 0 THEN
-    -- Nothing to charge: the ledger row alone (the common case of counts, errors and empty pages).
-    v_settlement := CASE WHEN p_void OR p_status >= 400 THEN 'not_charged' ELSE 'included' END;
+  -- The month row, locked; an export's reservation freed.
+  INSERT INTO usage_months AS u (account_id, month) VALUES (p_account, p_month)
+  ON CONFLICT (account_id, month) DO UPDATE SET records_reserved = greatest(0, u.records_reserved - p_release)
+  RETURNING * INTO v_m;
+
+  IF p_void OR p_status >= 400 THEN
+    v_settlement := 'not_charged';
     p_records := 0;
-  ELSE
-    INSERT INTO usage_months AS u (account_id, month) VALUES (v_row.account_id, p_month)
-    ON CONFLICT (account_id, month) DO UPDATE SET records_reserved = greatest(0, u.records_reserved - p_release)
-    RETURNING * INTO v_m;
-    IF p_void OR p_status >= 400 THEN
+  ELSIF p_model = 'records' THEN
+    v_room := meter_records_room(v_m, p_allowance, p_overage_enabled, p_price, p_limit_cents);
+    IF NOT p_force AND v_room IS NOT NULL AND p_records > v_room THEN
+      v_charged := false;
+      v_status := 429;
       v_settlement := 'not_charged';
       p_records := 0;
-    ELSIF v_account.billing_model = 'records' THEN
-      v_room := meter_records_room(v_m, p_allowance, v_account);
-      IF NOT p_force AND v_room IS NOT NULL AND p_records > v_room THEN
-        v_charged := false;
-        v_status := 429;
-        v_settlement := 'not_charged';
-        p_records := 0;
-      ELSE
-        v_over := greatest(0, v_m.records_used + p_records - p_allowance) - greatest(0, v_m.records_used - p_allowance);
-        v_billed := v_over * coalesce(v_account.overage_price_micros, 0);
-        v_overage := v_billed;
-        UPDATE usage_months SET records_used = records_used + p_records, overage_records = overage_records + v_over,
-          overage_used_micros = overage_used_micros + v_billed
-        WHERE account_id = v_row.account_id AND month = p_month;
-        v_settlement := CASE WHEN v_over > 0 THEN 'overage' ELSE 'included' END;
-      END IF;
     ELSE
-      -- Requests model: getting one job never counts; a request counts one unit per 100 records, at least one.
-      v_units := CASE WHEN p_class = 'jobs_get' THEN 0 ELSE greatest(1, (p_records + 99) / 100) END;
-      INSERT INTO key_days AS k (key_id, day) VALUES (v_row.api_key_id, v_day)
-      ON CONFLICT (key_id, day) DO UPDATE SET key_id = k.key_id
-      RETURNING free_units INTO v_free;
-      v_paid := greatest(0, v_units - greatest(0, p_daily_free - v_free));
-      v_billed := meter_units_price(v_m.paid_units, v_paid, CASE WHEN p_class = 'jobs_search' THEN 200 ELSE 20 END);
-      v_prepaid := least(v_billed, v_account.prepaid_micros);
-      v_over := v_billed - v_prepaid;
-      IF v_over > 0 AND NOT p_force AND NOT (v_account.overage_enabled AND (
-        v_account.overage_limit_cents IS NULL OR v_m.overage_used_micros + v_over <= v_account.overage_limit_cents * 10000)) THEN
-        v_charged := false;
-        v_status := 429;
-        v_settlement := 'not_charged';
-        p_records := 0;
-        v_billed := 0;
-      ELSE
-        UPDATE key_days SET free_units = free_units + (v_units - v_paid), paid_units = paid_units + v_paid
-        WHERE key_id = v_row.api_key_id AND day = v_day;
-        IF v_prepaid > 0 THEN
-          UPDATE accounts SET prepaid_micros = prepaid_micros - v_prepaid WHERE account_id = v_row.account_id;
-        END IF;
-        UPDATE usage_months SET records_used = records_used + p_records, paid_units = paid_units + v_paid,
-          paid_micros = paid_micros + v_billed, overage_used_micros = overage_used_micros + v_over
-        WHERE account_id = v_row.account_id AND month = p_month;
-        v_overage := v_over;
-        v_settlement := CASE WHEN v_over > 0 THEN 'overage' ELSE 'included' END;
+      v_over := greatest(0, v_m.records_used + p_records - p_allowance) - greatest(0, v_m.records_used - p_allowance);
+      v_billed := v_over * coalesce(p_price, 0);
+      v_overage := v_billed;
+      v_settlement := CASE WHEN v_over > 0 THEN 'overage' ELSE 'included' END;
+    END IF;
+  ELSE
+    -- Requests model: getting one job never counts; a request counts one unit per 100 records, at least one.
+    SELECT * INTO v_account FROM accounts WHERE account_id = p_account FOR UPDATE;
+    SELECT api_key_id INTO v_key FROM ledger WHERE request_id = p_request;
+    v_units := CASE WHEN p_class = 'jobs_get' THEN 0 ELSE greatest(1, (p_records + 99) / 100) END;
+    INSERT INTO key_days AS k (key_id, day) VALUES (v_key, v_day)
+    ON CONFLICT (key_id, day) DO UPDATE SET key_id = k.key_id
+    RETURNING free_units INTO v_free;
+    v_paid := greatest(0, v_units - greatest(0, p_daily_free - v_free));
+    v_billed := meter_units_price(v_m.paid_units, v_paid, CASE WHEN p_class = 'jobs_search' THEN 200 ELSE 20 END);
+    v_prepaid := least(v_billed, v_account.prepaid_micros);
+    v_over := v_billed - v_prepaid;
+    IF v_over > 0 AND NOT p_force AND NOT (v_account.overage_enabled AND (
+      v_account.overage_limit_cents IS NULL OR v_m.overage_used_micros + v_over <= v_account.overage_limit_cents * 10000)) THEN
+      v_charged := false;
+      v_status := 429;
+      v_settlement := 'not_charged';
+      p_records := 0;
+      v_billed := 0;
+      v_paid := 0;
+      v_prepaid := 0;
+      v_over := 0;
+    ELSE
+      UPDATE key_days SET free_units = free_units + (v_units - v_paid), paid_units = paid_units + v_paid
+      WHERE key_id = v_key AND day = v_day;
+      IF v_prepaid > 0 THEN
+        UPDATE accounts SET prepaid_micros = prepaid_micros - v_prepaid WHERE account_id = p_account;
       END IF;
+      v_overage := v_over;
+      v_settlement := CASE WHEN v_over > 0 THEN 'overage' ELSE 'included' END;
     END IF;
   END IF;
 
-  -- A request answered 429 was refused: it gives its monthly request back (spec 8.3).
-  IF v_status = 429 THEN
-    UPDATE usage_months SET requests_drawn = requests_drawn - 1 WHERE account_id = v_row.account_id AND month = v_row.drawn_month;
-    UPDATE usage_months SET requests_used = requests_used - 1 WHERE account_id = v_row.account_id AND month = meter_month(v_row.occurred_at);
+  UPDATE ledger l SET status = v_status, route_class = p_class, records_charged = p_records, overage_micros = v_overage,
+    settlement_status = v_settlement, drawn_month = CASE WHEN v_status = 429 THEN NULL ELSE l.drawn_month END
+  FROM (SELECT request_id, drawn_month FROM ledger WHERE request_id = p_request) o
+  WHERE l.request_id = o.request_id AND l.settlement_status = 'pending'
+  RETURNING o.drawn_month, l.occurred_at INTO v_drawn, v_occurred;
+  IF NOT FOUND THEN
+    -- Settled already (or no such request): nothing of this call may stay.
+    RAISE EXCEPTION 'request % is not pending settlement', p_request;
   END IF;
-  UPDATE ledger SET status = v_status, route_class = p_class, records_charged = p_records, overage_micros = v_overage,
-    settlement_status = v_settlement, drawn_month = CASE WHEN v_status = 429 THEN NULL ELSE drawn_month END
-  WHERE request_id = p_request;
-  RETURN QUERY SELECT v_charged, u.records_used, u.records_reserved, v_overage, v_settlement
-    FROM usage_months u WHERE u.account_id = v_row.account_id AND u.month = p_month
-    UNION ALL SELECT v_charged, NULL::bigint, NULL::bigint, v_overage, v_settlement
-    LIMIT 1;
+  -- A request answered 429 was refused: it gives its monthly request back (spec 8.3).
+  IF v_status = 429 AND v_drawn IS NOT NULL THEN
+    UPDATE usage_months SET requests_drawn = requests_drawn - 1 WHERE account_id = p_account AND month = v_drawn;
+    UPDATE usage_months SET requests_used = requests_used - 1 WHERE account_id = p_account AND month = meter_month(v_occurred);
+  END IF;
+  UPDATE usage_months SET records_used = records_used + p_records, overage_records = overage_records + CASE WHEN p_model = 'records' THEN v_over ELSE 0 END,
+    overage_used_micros = overage_used_micros + v_overage, paid_units = paid_units + v_paid, paid_micros = paid_micros + CASE WHEN p_model = 'records' THEN 0 ELSE v_billed END
+  WHERE account_id = p_account AND month = p_month AND (p_records > 0 OR v_overage > 0 OR v_paid > 0);
+  RETURN QUERY SELECT v_charged, v_m.records_used + p_records, v_m.records_reserved, v_overage, v_settlement;
 END
 $$;
 
@@ -271,7 +294,7 @@ BEGIN
   SELECT * INTO v_account FROM accounts WHERE account_id = p_account;
   v_m := meter_lock_month(p_account, p_month);
   IF v_account.billing_model = 'records' THEN
-    v_room := meter_records_room(v_m, p_allowance, v_account);
+    v_room := meter_records_room(v_m, p_allowance, v_account.overage_enabled, v_account.overage_price_micros, v_account.overage_limit_cents);
     IF v_room IS NOT NULL AND p_records > v_room THEN
       RETURN false;
     END IF;

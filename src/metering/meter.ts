@@ -18,7 +18,7 @@ export const WINDOW_SECONDS = 60;
 export const DAILY_FREE_UNITS = 10_000;
 
 const ADMIT = 'SELECT * FROM meter_admit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)';
-const SETTLE = 'SELECT * FROM meter_settle($1, $2, $3::date, $4, $5, $6, $7, $8, $9, $10, $11)';
+const SETTLE = 'SELECT * FROM meter_settle($1, $2, $3::date, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)';
 const RESERVE = 'SELECT meter_reserve($1, $2::date, $3, $4) AS reserved';
 
 export interface RequestInfo {
@@ -216,6 +216,11 @@ export class Meter {
       options.release ?? 0,
       options.force ?? false,
       options.void ?? false,
+      account.account_id,
+      account.billing_model,
+      account.overage_enabled,
+      account.overage_price_micros,
+      account.overage_limit_cents,
     ]);
     return row!;
   }

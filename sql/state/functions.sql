@@ -146,11 +146,9 @@ $$;
 -- (keyword searches), 25 % less from the month's 1,000,000th paid unit and 50 % less from its 10,000,000th.
 CREATE OR REPLACE FUNCTION meter_units_price(p_before bigint, p_units bigint, p_unit_micros bigint) RETURNS bigint
 LANGUAGE sql IMMUTABLE AS $$
-  SELECT p_unit_micros * (
-      greatest(0, least(p_before + p_units, 1000000) - greatest(p_before, 0))
-    + greatest(0, least(p_before + p_units, 10000000) - greatest(p_before, 1000000)) * 3 / 4
-    + greatest(0, p_before + p_units - greatest(p_before, 10000000)) / 2
-  )
+  SELECT p_unit_micros * greatest(0, least(p_before + p_units, 1000000) - greatest(p_before, 0))
+       + p_unit_micros * 3 * greatest(0, least(p_before + p_units, 10000000) - greatest(p_before, 1000000)) / 4
+       + p_unit_micros * greatest(0, p_before + p_units - greatest(p_before, 10000000)) / 2
 $$;
 
 -- Settlement: the request was answered with p_status and p_records records. Records model: the records
@@ -187,6 +185,8 @@ DECLARE
   v_drawn date;
   v_occurred timestamptz;
   v_key text;
+  v_used bigint;
+  v_reserved bigint;
 BEGIN
   IF p_model = 'records' AND (p_void OR p_status >= 400 OR p_records = 0) AND p_release = 0 THEN
     -- Nothing to charge: the ledger row alone (counts, errors, redirects and empty pages).
@@ -206,6 +206,32 @@ BEGIN
     END IF;
     RETURN QUERY SELECT true, NULL::bigint, NULL::bigint, 0::bigint, v_settlement;
     RETURN;
+  END IF;
+
+  IF p_model = 'records' AND p_release = 0 AND NOT p_void AND p_status < 400 THEN
+    -- The common charge in one statement: the month takes the records when they fit (the row is
+    -- locked and the room checked on its latest version), within the allowance first.
+    UPDATE usage_months u SET
+      records_used = u.records_used + p_records,
+      overage_records = u.overage_records + greatest(0, u.records_used + p_records - p_allowance) - greatest(0, u.records_used - p_allowance),
+      overage_used_micros = u.overage_used_micros
+        + (greatest(0, u.records_used + p_records - p_allowance) - greatest(0, u.records_used - p_allowance)) * coalesce(p_price, 0)
+    WHERE u.account_id = p_account AND u.month = p_month
+      AND (p_force OR coalesce(p_records <= meter_records_room(u, p_allowance, p_overage_enabled, p_price, p_limit_cents), true))
+    RETURNING u.records_used, u.records_reserved, greatest(0, u.records_used - p_allowance) - greatest(0, u.records_used - p_records - p_allowance)
+    INTO v_used, v_reserved, v_over;
+    IF FOUND THEN
+      v_overage := v_over * coalesce(p_price, 0);
+      v_settlement := CASE WHEN v_over > 0 THEN 'overage' ELSE 'included' END;
+      UPDATE ledger SET status = p_status, route_class = p_class, records_charged = p_records, overage_micros = v_overage, settlement_status = v_settlement
+      WHERE request_id = p_request AND settlement_status = 'pending';
+      IF NOT FOUND THEN
+        RAISE EXCEPTION 'request % is not pending settlement', p_request;
+      END IF;
+      RETURN QUERY SELECT true, v_used, v_reserved, v_overage, v_settlement;
+      RETURN;
+    END IF;
+    -- No month row yet, or the records do not fit: decided below.
   END IF;
 
   -- The month row, locked; an export's reservation freed.

@@ -190,6 +190,19 @@ describe('metering', function () {
       ]);
     });
 
+    it('never charges parallel pages past the allowance: the month takes exactly what is left', async () => {
+      const { key, accountId } = await app.account({ plan: 'free' });
+      expect((await app.api.get('/v1/jobs/count', { key })).status).to.equal(200);
+      await app.store.query('UPDATE usage_months SET records_used = 988 WHERE account_id = $1', [accountId]);
+      const results = await Promise.all(Array.from({ length: 10 }, () => app.api.get('/v1/jobs?limit=4', { key, ...noWait })));
+      expect(results.filter((r) => r.status === 200)).to.have.length(3);
+      expect(results.filter((r) => r.status === 429)).to.have.length(7);
+      await settled();
+      expect((await month(accountId)).records).to.equal(1000);
+      const rows = await ledger(accountId);
+      expect(rows.reduce((n, r) => n + r.records_charged, 0)).to.equal(12);
+    });
+
     it('bills records past the allowance as overage up to the monthly limit, refusing a page that would cross it whole', async () => {
       const { key, accountId } = await app.account({ plan: 'paid-5k' });
       // $10 for 5,000 records: 2,000 micro-USD a record; a $0.05 limit is 25 records.
@@ -213,6 +226,29 @@ describe('metering', function () {
   });
 
   describe('the requests model (spec 8.4)', () => {
+    it('prices paid units with the monthly volume discounts: 25 % off from 1,000,000, 50 % from 10,000,000', async () => {
+      const price = async (before: number, units: number, micros: number) =>
+        Number((await app.store.query<{ p: string }>('SELECT meter_units_price($1, $2, $3) AS p', [before, units, micros]))[0]!.p);
+      expect(await price(0, 1000, 20)).to.equal(20_000); // $0.02 per 1,000 lists and counts
+      expect(await price(0, 1000, 200)).to.equal(200_000); // $0.20 per 1,000 keyword searches
+      expect(await price(999_990, 20, 20)).to.equal(10 * 20 + 10 * 15);
+      expect(await price(9_999_990, 20, 200)).to.equal(10 * 150 + 10 * 100);
+      expect(await price(20_000_000, 4, 20)).to.equal(4 * 10);
+    });
+
+    it('renews the free units of every key at 00:00 UTC', async () => {
+      const { key, keyId } = await app.account({ plan: 'paid-5k', billing_model: 'requests' });
+      expect((await app.api.get('/v1/jobs/count', { key })).status).to.equal(200);
+      await settled();
+      await app.store.query('UPDATE key_days SET free_units = 10000 WHERE key_id = $1', [keyId]);
+      expect((await app.api.get('/v1/jobs/count', { key })).status).to.equal(429);
+      app.setNow(new Date('2026-11-26T00:00:01Z'));
+      const next = await app.api.get('/v1/jobs/count', { key });
+      expect(next.status).to.equal(200);
+      // Admission reports the day's free units before this request's own are counted (at settlement).
+      expect(num(next, 'X-Data-Requests-Remaining')).to.equal(10_000);
+    });
+
     it('gives each key free request units a day, never counts one job, then needs a prepaid balance or overage', async () => {
       const { key, accountId, keyId } = await app.account({ plan: 'paid-5k', billing_model: 'requests' });
       const list = await app.api.get<Page>('/v1/jobs?limit=150', { key });

@@ -12,10 +12,10 @@ import type { BenchService } from './service.js';
 
 const rssMib = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
-async function call<T>(service: BenchService, method: string, path: string, body?: unknown): Promise<T> {
+async function call<T>(service: BenchService, method: string, path: string, body?: unknown, key = service.key): Promise<T> {
   const res = await fetch(`${service.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${service.key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
@@ -23,12 +23,15 @@ async function call<T>(service: BenchService, method: string, path: string, body
   return JSON.parse(text) as T;
 }
 
-/** `since` for the whole log, then resume cursors after 10, 100 and 500 pages of 1,000 (as far as the log goes). */
+/**
+ * `since` for the whole log, then resume cursors after 10, 100 and 500 pages of 1,000 (as far as the log
+ * goes). The pages are read with the bench accounts in turn (a feed cursor is not bound to an account).
+ */
 export async function feedStarts(service: BenchService): Promise<string[]> {
   const starts = ['since=2000-01-01T00:00:00Z'];
   let query = starts[0]!;
   for (let page = 1; page <= 500; page++) {
-    const body = await call<{ resume_cursor: string; has_more: boolean }>(service, 'GET', `/v1/jobs/changes?${query}&limit=1000`);
+    const body = await call<{ resume_cursor: string; has_more: boolean }>(service, 'GET', `/v1/jobs/changes?${query}&limit=1000`, undefined, service.keys[page % service.keys.length]);
     if (!body.has_more) break;
     query = `after=${encodeURIComponent(body.resume_cursor)}`;
     if (page === 10 || page === 100 || page === 500) starts.push(query);

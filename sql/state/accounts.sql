@@ -19,6 +19,7 @@ UPDATE accounts SET
   billing_model = coalesce($4, billing_model),
   subscription_status = coalesce($5, subscription_status),
   overage_price_micros = CASE WHEN $6::boolean THEN NULL ELSE coalesce($7::bigint, overage_price_micros) END,
+  prepaid_micros = coalesce($8::bigint, prepaid_micros),
   updated_at = now()
 WHERE account_id = $1
 RETURNING *;

@@ -70,6 +70,7 @@ export const accountsSet: Command = {
     { name: 'subscription', choices: SUBSCRIPTION_STATUSES, help: 'a new subscription state' },
     { name: 'name', value: 'text', help: 'a new name' },
     { name: 'overage-price', value: 'usd-per-record|none', help: 'the overage price item on the subscription; "none" detaches it' },
+    { name: 'prepaid', value: 'usd', help: 'the prepaid balance paid requests draw on (requests billing model), e.g. 50 or 12.5' },
     JSON_OPTION,
   ],
   settings: [...STORE_SETTINGS],
@@ -82,7 +83,11 @@ export const accountsSet: Command = {
     if (options.subscription) changes.subscription = options.subscription as SubscriptionStatus;
     if (typeof options.name === 'string') changes.name = options.name;
     if (typeof options['overage-price'] === 'string') changes.overage_price_usd = parsePrice(options['overage-price']);
-    if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: give at least one of --plan, --billing-model, --subscription, --name, --overage-price');
+    if (typeof options.prepaid === 'string') {
+      if (!/^\d{1,9}(\.\d{1,2})?$/.test(options.prepaid)) throw new UsageError('--prepaid takes US dollars with at most two decimals, e.g. 50 or 12.5');
+      changes.prepaid_usd = Number(options.prepaid);
+    }
+    if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: give at least one of --plan, --billing-model, --subscription, --name, --overage-price, --prepaid');
     print(json, await runOnStore(config, 'accounts.set', { account_id: accountId, ...changes }));
   },
 };

@@ -31,6 +31,8 @@ export interface Account {
   billing_model: BillingModel;
   subscription: SubscriptionStatus;
   overage: { enabled: boolean; monthly_limit_usd: number | null; price_usd_per_record: number | null };
+  /** Requests billing model: the prepaid balance paid requests draw on. */
+  prepaid_usd: number;
   created_at: string;
   updated_at: string;
 }
@@ -47,6 +49,7 @@ export function toAccount(row: AccountRow): Account {
       monthly_limit_usd: row.overage_limit_cents === null ? null : Number(row.overage_limit_cents) / 100,
       price_usd_per_record: row.overage_price_micros === null ? null : Number(row.overage_price_micros) / 1_000_000,
     },
+    prepaid_usd: Number(row.prepaid_micros) / 1_000_000,
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };
@@ -87,6 +90,8 @@ export interface AccountChanges {
   subscription?: SubscriptionStatus;
   /** The overage price item of the subscription in USD per record; null detaches it. */
   overage_price_usd?: number | null;
+  /** Sets the prepaid balance (requests billing model), in USD. */
+  prepaid_usd?: number;
 }
 
 /** Applies the given changes; returns undefined when the account does not exist. */
@@ -100,6 +105,7 @@ export async function updateAccount(db: Queryable, accountId: string, changes: A
     changes.subscription ?? null,
     price === null,
     price === undefined || price === null ? null : Math.round(price * 1_000_000),
+    changes.prepaid_usd === undefined ? null : Math.round(changes.prepaid_usd * 1_000_000),
   ]);
   return row ? toAccount(row) : undefined;
 }

@@ -63,6 +63,11 @@ describe('CLI: accounts and keys', function () {
       subscription: string;
     };
     expect(changed).to.include({ plan: 'paid-25k', subscription: 'active' });
+    const funded = JSON.parse((await cli('accounts', 'set', created.account_id, '--billing-model', 'requests', '--prepaid', '12.5', '--json')).stdout) as { billing_model: string; prepaid_usd: number };
+    expect(funded).to.include({ billing_model: 'requests', prepaid_usd: 12.5 });
+    const refused = await runCli(['accounts', 'set', created.account_id, '--prepaid', '1.234', '--data-dir', dataDir]);
+    expect(refused.code).to.equal(2);
+    expect(refused.stderr).to.include('--prepaid');
     const table = (await cli('accounts', 'list')).stdout;
     expect(table).to.match(/account_id\s+name\s+plan/);
     expect(table).to.include(created.account_id);

@@ -10,6 +10,8 @@
 -- Signatures replaced since: CREATE OR REPLACE would keep them as overloads.
 DROP FUNCTION IF EXISTS meter_settle(text, timestamptz, date, integer, text, bigint, bigint, bigint, bigint, boolean, boolean);
 DROP FUNCTION IF EXISTS meter_records_room(usage_months, bigint, accounts);
+DROP FUNCTION IF EXISTS meter_admit(text, text, text, timestamptz, text, text, text, boolean, integer, integer, bigint, bigint, text, timestamptz, boolean, bigint);
+DROP FUNCTION IF EXISTS meter_reserve(text, date, bigint, bigint);
 
 CREATE OR REPLACE FUNCTION meter_month(p_at timestamptz) RETURNS date
 LANGUAGE sql IMMUTABLE AS $$
@@ -50,13 +52,15 @@ $$;
 
 -- Admission (DESIGN.md 6: key → rate window → monthly requests → handler): refuses with outcome
 -- 'window', 'requests' (monthly requests used up) or 'daily' (requests model: the key's free units are
--- used up and there is nothing to pay with), using nothing; otherwise takes one request of the window
--- and of the month and writes the request's ledger row, pending. An unmetered request (p_metered
--- false) takes neither. p_can_pay: the account has a prepaid balance or overage on.
+-- used up and neither the prepaid balance nor overage within its limit can pay for one more unit;
+-- getting one job never counts), using nothing; otherwise takes one request of the window and of the
+-- month and writes the request's ledger row, pending. An unmetered request (p_metered false) takes
+-- neither. p_prepaid_ok: the prepaid balance pays for one unit (p_unit_micros) of this route class.
 CREATE OR REPLACE FUNCTION meter_admit(
   p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text,
   p_metered boolean, p_window_limit integer, p_window_seconds integer, p_plan_requests bigint, p_daily_free bigint,
-  p_model text, p_since timestamptz, p_can_pay boolean, p_overage_limit_cents bigint
+  p_model text, p_since timestamptz, p_prepaid_ok boolean, p_overage_on boolean, p_overage_limit_cents bigint,
+  p_unit_micros bigint
 ) RETURNS TABLE (
   outcome text, window_used integer, window_reset timestamptz,
   requests_used bigint, requests_left bigint, records_used bigint, records_reserved bigint
@@ -113,7 +117,8 @@ BEGIN
       v_outcome := 'window';
     ELSIF p_model = 'records' AND v_left <= 0 THEN
       v_outcome := 'requests';
-    ELSIF p_model = 'requests' AND v_left <= 0 AND NOT (p_can_pay AND (p_overage_limit_cents IS NULL OR v_overage < p_overage_limit_cents * 10000)) THEN
+    ELSIF p_model = 'requests' AND v_left <= 0 AND p_class <> 'jobs_get' AND NOT (p_prepaid_ok
+        OR (p_overage_on AND (p_overage_limit_cents IS NULL OR v_overage + p_unit_micros <= p_overage_limit_cents * 10000))) THEN
       v_outcome := 'daily';
     END IF;
     IF v_outcome IS NOT NULL THEN
@@ -130,8 +135,10 @@ BEGIN
     ELSE
       v_left := v_left - 1;
     END IF;
-    UPDATE usage_months SET requests_drawn = requests_drawn + coalesce(month = v_draw, false)::int, requests_used = requests_used + (month = v_month)::int
-    WHERE account_id = p_account AND (month = v_draw OR month = v_month);
+    -- The two rows are locked in month order, as settlement locks them.
+    UPDATE usage_months u SET requests_drawn = u.requests_drawn + coalesce(u.month = v_draw, false)::int, requests_used = u.requests_used + (u.month = v_month)::int
+    FROM (SELECT month FROM usage_months WHERE account_id = p_account AND (month = v_draw OR month = v_month) ORDER BY month FOR UPDATE) o
+    WHERE u.account_id = p_account AND u.month = o.month;
     v_requests := v_requests + 1;
   END IF;
 
@@ -234,7 +241,11 @@ BEGIN
     -- No month row yet, or the records do not fit: decided below.
   END IF;
 
-  -- The month row, locked; an export's reservation freed.
+  -- The months this call may change, locked in month order as admission locks them (no deadlock between
+  -- the two on a shared server): the month the request drew from, its own, and p_month. Then p_month's
+  -- row, created when missing; an export's reservation freed.
+  SELECT drawn_month, occurred_at INTO v_drawn, v_occurred FROM ledger WHERE request_id = p_request;
+  PERFORM 1 FROM usage_months WHERE account_id = p_account AND month IN (v_drawn, meter_month(v_occurred), p_month) ORDER BY month FOR UPDATE;
   INSERT INTO usage_months AS u (account_id, month) VALUES (p_account, p_month)
   ON CONFLICT (account_id, month) DO UPDATE SET records_reserved = greatest(0, u.records_reserved - p_release)
   RETURNING * INTO v_m;
@@ -297,10 +308,12 @@ BEGIN
     -- Settled already (or no such request): nothing of this call may stay.
     RAISE EXCEPTION 'request % is not pending settlement', p_request;
   END IF;
-  -- A request answered 429 was refused: it gives its monthly request back (spec 8.3).
-  IF v_status = 429 AND v_drawn IS NOT NULL THEN
-    UPDATE usage_months SET requests_drawn = requests_drawn - 1 WHERE account_id = p_account AND month = v_drawn;
-    UPDATE usage_months SET requests_used = requests_used - 1 WHERE account_id = p_account AND month = meter_month(v_occurred);
+  -- A request answered 429 was refused: it gives its monthly request back (spec 8.3), and in the
+  -- requests model the request it counted this month.
+  IF v_status = 429 AND NOT p_void THEN
+    UPDATE usage_months SET requests_drawn = requests_drawn - coalesce(month = v_drawn, false)::int,
+      requests_used = requests_used - (month = meter_month(v_occurred))::int
+    WHERE account_id = p_account AND (month = v_drawn OR month = meter_month(v_occurred));
   END IF;
   UPDATE usage_months SET records_used = records_used + p_records, overage_records = overage_records + CASE WHEN p_model = 'records' THEN v_over ELSE 0 END,
     overage_used_micros = overage_used_micros + v_overage, paid_units = paid_units + v_paid, paid_micros = paid_micros + CASE WHEN p_model = 'records' THEN 0 ELSE v_billed END
@@ -310,18 +323,34 @@ END
 $$;
 
 -- Sets `p_records` aside for an export, when the month can take them (reserved false otherwise).
-CREATE OR REPLACE FUNCTION meter_reserve(p_account text, p_month date, p_records bigint, p_allowance bigint) RETURNS boolean
+-- Records model: within the allowance, then overage within its limit. Requests model: the export's
+-- request units (one per 100 records) past the key's free units of the day must be payable from the
+-- prepaid balance or by overage within its limit, at today's prices; they are charged at completion.
+CREATE OR REPLACE FUNCTION meter_reserve(
+  p_account text, p_month date, p_records bigint, p_allowance bigint, p_key text, p_at timestamptz, p_daily_free bigint
+) RETURNS boolean
 LANGUAGE plpgsql AS $$
 DECLARE
   v_account accounts;
   v_m usage_months;
   v_room bigint;
+  v_free bigint;
+  v_paid bigint;
+  v_over bigint;
 BEGIN
   SELECT * INTO v_account FROM accounts WHERE account_id = p_account;
   v_m := meter_lock_month(p_account, p_month);
   IF v_account.billing_model = 'records' THEN
     v_room := meter_records_room(v_m, p_allowance, v_account.overage_enabled, v_account.overage_price_micros, v_account.overage_limit_cents);
     IF v_room IS NOT NULL AND p_records > v_room THEN
+      RETURN false;
+    END IF;
+  ELSE
+    SELECT coalesce(max(free_units), 0) INTO v_free FROM key_days WHERE key_id = p_key AND day = (p_at AT TIME ZONE 'UTC')::date;
+    v_paid := greatest(0, greatest(1, (p_records + 99) / 100) - greatest(0, p_daily_free - v_free));
+    v_over := greatest(0, meter_units_price(v_m.paid_units, v_paid, 20) - v_account.prepaid_micros);
+    IF v_over > 0 AND NOT (v_account.overage_enabled AND (
+      v_account.overage_limit_cents IS NULL OR v_m.overage_used_micros + v_over <= v_account.overage_limit_cents * 10000)) THEN
       RETURN false;
     END IF;
   END IF;

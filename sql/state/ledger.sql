@@ -44,7 +44,7 @@ WITH day AS (
   WHERE l.seq IN (
     SELECT seq FROM ledger, segment
     WHERE settlement_status <> 'pending' AND ledger.segment_id IS NULL
-      AND occurred_at >= segment.day AND occurred_at < segment.day + 1
+      AND occurred_at >= segment.day::timestamp AT TIME ZONE 'UTC' AND occurred_at < (segment.day + 1)::timestamp AT TIME ZONE 'UTC'
     ORDER BY seq LIMIT $1
   )
   RETURNING l.seq

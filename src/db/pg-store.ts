@@ -9,7 +9,8 @@ export class PgStore implements StateStore {
   private constructor(private readonly pool: pg.Pool) {}
 
   static async open(url: string): Promise<PgStore> {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // Dates and days are UTC throughout (spec 8): the session time zone too, whatever the server's default.
+    const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c TimeZone=UTC' });
     pool.on('error', () => {
       // An idle client lost its connection; the pool replaces it on next use.
     });

@@ -12,8 +12,8 @@ import type { Queryable, StateStore } from '../db/state-store.js';
 import { ApiError } from '../errors.js';
 import type { JobsService } from '../jobs/service.js';
 import type { JobsSnapshot } from '../jobs/snapshot.js';
-import type { AccountRow } from '../metering/accounts.js';
 import { monthKey, monthOf } from '../metering/months.js';
+import type { Caller } from '../metering/keys.js';
 import { reserveRecords } from '../metering/meter.js';
 import { normalised, readExportRequest, type ExportRequest } from './request.js';
 
@@ -100,7 +100,8 @@ export class Exports {
   }
 
   /** POST /v1/jobs/exports: validates, reserves the records, queues the export (202 with its record). */
-  async create(account: AccountRow, body: unknown, requestId: string): Promise<Record<string, unknown>> {
+  async create(caller: Caller, body: unknown, requestId: string): Promise<Record<string, unknown>> {
+    const { account } = caller;
     const request = readExportRequest(body);
     await this.writable();
     const now = this.clock();
@@ -113,11 +114,13 @@ export class Exports {
         if (await activeExport(tx, account.account_id)) throw inProgress();
         // The reservation locks the account's month row: concurrent creations of one account queue here,
         // and the unique index on active exports refuses the second.
-        if (!(await reserveRecords(tx, { account }, month, docs.length))) {
+        if (!(await reserveRecords(tx, caller, month, docs.length, now))) {
           const retryAfter = Math.ceil((monthOf(now).end.getTime() - now.getTime()) / 1000);
           throw new ApiError(
             'data_limit_exceeded',
-            `This export matches ${docs.length} jobs (capped at max_records), more than the records allowance${account.overage_enabled ? ' and the overage limit' : ''} leave this month; narrow the filters or lower max_records.`,
+            account.billing_model === 'records'
+              ? `This export matches ${docs.length} jobs (capped at max_records), more than the records allowance${account.overage_enabled ? ' and the overage limit' : ''} leave this month; narrow the filters or lower max_records.`
+              : `This export matches ${docs.length} jobs (capped at max_records): its request units past the free units of the day cost more than the prepaid balance and overage (within its limit) can pay; narrow the filters or lower max_records.`,
             { headers: { 'Retry-After': String(retryAfter) } },
           );
         }

@@ -11,6 +11,9 @@ import { callerOf } from './auth.js';
 import type { AppContext } from './context.js';
 import { requestIdOf } from './request-id.js';
 
+/** The status a request is settled with when its client went away before the response started (nginx's 499). */
+const CLIENT_CLOSED = 499;
+
 /** The routes of spec 4.1 as templates, with their class; the first match wins (static before {param}). */
 const ROUTES: [RegExp, string, RouteClass][] = [
   [/^\/v1\/jobs$/, '/v1/jobs', 'jobs_list'],
@@ -55,9 +58,12 @@ export function admission(ctx: AppContext) {
     res.locals.ticket = ticket;
     res.on('close', () => {
       if (ticket.settled || ticket.deferred) return;
-      // A response cut off before it was all sent still settles, as the status it was sending.
+      // A response cut off before it was all sent still settles, as the status it was sending. A client
+      // gone before any of it was sent settles as 499 (client closed request), charging nothing: the
+      // handler still running finds the request settled and sends nothing.
+      const status = res.headersSent ? res.statusCode : CLIENT_CLOSED;
       const routeClass = res.locals.routeClass as RouteClass | undefined;
-      ctx.meter.settleLater(ticket, { status: res.statusCode, records: 0, ...(routeClass ? { routeClass } : {}) });
+      ctx.meter.settleLater(ticket, { status, records: 0, ...(routeClass ? { routeClass } : {}) });
     });
     next();
   };
@@ -109,28 +115,42 @@ export function setMeteringHeaders(res: Response, s: Standing, at: Date): void {
 }
 
 /**
- * Sends a successful body of `records` records (jobs, companies or events): charged first, so a body the
- * month cannot take is never sent (429 data_limit_exceeded instead). A page with no records charges none.
+ * Charges a successful response of `records` records (jobs, companies or events) before it is sent, so
+ * a response the month cannot take is never sent: 429 data_limit_exceeded instead. In the requests model
+ * every response is paid for this way (a response with no records is one request unit); in the records
+ * model a response with no records charges nothing and is settled after it is sent. Returns false when
+ * the client has gone and the request is settled already: there is nothing to send.
  */
-export async function sendCharged(ctx: AppContext, res: Response, records: number, body: string, routeClass?: RouteClass): Promise<void> {
+export async function charge(ctx: AppContext, res: Response, records: number, routeClass?: RouteClass): Promise<boolean> {
   const ticket = ticketOf(res);
-  if (ticket) {
-    routeClass ??= res.locals.routeClass as RouteClass | undefined;
-    const started = performance.now();
-    const charged = await ctx.meter.settle(ticket, { status: res.statusCode, records, ...(routeClass ? { routeClass } : {}) });
-    ticket.meterMs += performance.now() - started;
-    setMeteringHeaders(res, ticket.standing, ticket.at);
-    // What metering added to this response: admission and charging, each one call of the state store.
-    res.append('Server-Timing', `meter;dur=${ticket.meterMs.toFixed(3)}`);
-    if (!charged) {
-      const message =
-        ticket.standing.model === 'records'
-          ? `This response holds ${records} records, more than the records allowance${ticket.caller.account.overage_enabled ? ' and the overage limit' : ''} leave this month; nothing was charged.`
-          : 'This request is past the free requests of the day, and neither the prepaid balance nor overage (within its limit) can pay for it; nothing was charged.';
-      throw new ApiError('data_limit_exceeded', message, {
-        headers: { 'Retry-After': String(Math.max(1, Math.ceil((ticket.standing.monthEnd.getTime() - ticket.at.getTime()) / 1000))) },
-      });
-    }
+  if (!ticket) return true;
+  if (ticket.settled || ticket.deferred) return false;
+  if (records === 0 && ticket.standing.model === 'records') return true;
+  routeClass ??= res.locals.routeClass as RouteClass | undefined;
+  const started = performance.now();
+  const charged = await ctx.meter.settle(ticket, { status: res.statusCode, records, ...(routeClass ? { routeClass } : {}) });
+  ticket.meterMs += performance.now() - started;
+  setMeteringHeaders(res, ticket.standing, ticket.at);
+  // What metering added to this response: admission and charging, each one call of the state store.
+  res.append('Server-Timing', `meter;dur=${ticket.meterMs.toFixed(3)}`);
+  if (!charged) {
+    const message =
+      ticket.standing.model === 'records'
+        ? `This response holds ${records} records, more than the records allowance${ticket.caller.account.overage_enabled ? ' and the overage limit' : ''} leave this month; nothing was charged.`
+        : 'This request is past the free requests of the day, and neither the prepaid balance nor overage (within its limit) can pay for it; nothing was charged.';
+    throw new ApiError('data_limit_exceeded', message, {
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil((ticket.standing.monthEnd.getTime() - ticket.at.getTime()) / 1000))) },
+    });
   }
-  res.type('json').send(body);
+  return true;
+}
+
+/** Sends a successful JSON body of `records` records, charged first (see charge). */
+export async function sendCharged(ctx: AppContext, res: Response, records: number, body: string, routeClass?: RouteClass): Promise<void> {
+  if (await charge(ctx, res, records, routeClass)) res.type('json').send(body);
+}
+
+/** Sends a successful JSON body that holds no records (counts, usage, export records), paid first in the requests model. */
+export function sendJson(ctx: AppContext, res: Response, value: unknown): Promise<void> {
+  return sendCharged(ctx, res, 0, JSON.stringify(value));
 }

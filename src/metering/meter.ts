@@ -17,9 +17,14 @@ export const WINDOW_SECONDS = 60;
 /** Requests model (spec 8.4): free request units per API key and UTC day. */
 export const DAILY_FREE_UNITS = 10_000;
 
-const ADMIT = 'SELECT * FROM meter_admit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)';
+/** Requests model: the price of one paid request unit in micro-USD, before volume discounts ($0.20 or $0.02 per 1,000). */
+export function unitMicros(routeClass: RouteClass): number {
+  return routeClass === 'jobs_search' ? 200 : 20;
+}
+
+const ADMIT = 'SELECT * FROM meter_admit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)';
 const SETTLE = 'SELECT * FROM meter_settle($1, $2, $3::date, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)';
-const RESERVE = 'SELECT meter_reserve($1, $2::date, $3, $4) AS reserved';
+const RESERVE = 'SELECT meter_reserve($1, $2::date, $3, $4, $5, $6, $7) AS reserved';
 
 export interface RequestInfo {
   requestId: string;
@@ -123,8 +128,10 @@ export class Meter {
       DAILY_FREE_UNITS,
       account.billing_model,
       account.created_at,
-      Number(account.prepaid_micros) > 0 || (account.overage_enabled && account.overage_price_micros !== null),
+      Number(account.prepaid_micros) >= unitMicros(info.routeClass),
+      account.overage_enabled,
       account.overage_limit_cents,
+      unitMicros(info.routeClass),
     ]);
     const standing: Standing = {
       model: account.billing_model,
@@ -234,8 +241,11 @@ export class Meter {
   }
 }
 
-/** Sets `records` aside for an export in `month`, inside the caller's transaction; false when the month cannot take them. */
-export async function reserveRecords(tx: Queryable, caller: Pick<Caller, 'account'>, month: string, records: number): Promise<boolean> {
-  const [row] = await tx.query<{ reserved: boolean }>(RESERVE, [caller.account.account_id, month, records, PLANS[caller.account.plan].monthlyRecords]);
+/**
+ * Sets `records` aside for an export in `month`, inside the caller's transaction; false when the month
+ * cannot take them (records model) or nothing can pay for the export's request units (requests model).
+ */
+export async function reserveRecords(tx: Queryable, caller: Caller, month: string, records: number, at: Date): Promise<boolean> {
+  const [row] = await tx.query<{ reserved: boolean }>(RESERVE, [caller.account.account_id, month, records, PLANS[caller.account.plan].monthlyRecords, caller.keyId, at, DAILY_FREE_UNITS]);
   return row!.reserved;
 }

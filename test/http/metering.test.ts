@@ -270,6 +270,123 @@ describe('metering', function () {
       // A count is $0.02 per 1,000 (20 micro-USD), a keyword search $0.20 per 1,000 (200).
       expect(account!.prepaid).to.equal(1000 - 20 - 200);
     });
+    it('charges every answer before it is sent: what the balance cannot pay is refused, gives its request back, and one job is never refused', async () => {
+      const { key, accountId, keyId } = await app.account({ plan: 'paid-5k', billing_model: 'requests' });
+      const list = await app.api.get<Page>('/v1/jobs?limit=1', { key });
+      await settled();
+      await app.store.query('UPDATE key_days SET free_units = 10000 WHERE key_id = $1', [keyId]);
+      // 5 micro-USD cannot pay one unit of a count (20): refused before any work.
+      await app.store.query('UPDATE accounts SET prepaid_micros = 5 WHERE account_id = $1', [accountId]);
+      const unpaid = await app.api.get<ErrorBody>('/v1/jobs/count', { key, ...noWait });
+      expect(unpaid.status).to.equal(429);
+      expect(unpaid.body.error.code).to.equal('rate_limited');
+      const job = await app.api.get(`/v1/jobs/${list.body.data[0]!.job_id}`, { key });
+      expect(job.status).to.equal(200);
+      // 30 pays for one count: of two parallel counts, both admitted, one is paid and one refused unsent.
+      await app.store.query('UPDATE accounts SET prepaid_micros = 30 WHERE account_id = $1', [accountId]);
+      const counts = await Promise.all([0, 1].map(() => app.api.get<ErrorBody & { count: number }>('/v1/jobs/count', { key, ...noWait })));
+      expect(counts.map((r) => r.status).sort()).to.deep.equal([200, 429]);
+      const [paid, refused] = counts[0]!.status === 200 ? counts : [counts[1]!, counts[0]!];
+      expect(paid!.body.count).to.be.a('number');
+      expect(refused!.body.error.code).to.be.oneOf(['data_limit_exceeded', 'rate_limited']);
+      expect(refused!.text).not.to.include('"count"');
+      // The 10 left cannot pay for the usage page either.
+      expect((await app.api.get('/v1/usage/requests', { key, ...noWait })).status).to.equal(429);
+      await settled();
+      const [account] = await app.store.query<{ prepaid: number }>('SELECT prepaid_micros::int AS prepaid FROM accounts WHERE account_id = $1', [accountId]);
+      expect(account!.prepaid).to.equal(10);
+      const rows = await ledger(accountId);
+      // A request refused at settlement gives back the request it counted this month.
+      expect((await month(accountId)).requests).to.equal(rows.filter((r) => r.status !== 429).length);
+      expect(rows.filter((r) => r.status === 200).map((r) => r.route_class)).to.deep.equal(['jobs_list', 'jobs_get', 'jobs_count']);
+    });
+
+    it('creates an export only when its units past the free ones can be paid, within the overage limit', async () => {
+      const { key, accountId, keyId } = await app.account({ plan: 'paid-5k', billing_model: 'requests' });
+      const count = await app.api.get<{ count: number }>('/v1/jobs/count', { key });
+      await settled();
+      await app.store.query('UPDATE key_days SET free_units = 10000 WHERE key_id = $1', [keyId]);
+      const unpaid = await app.api.post<ErrorBody>('/v1/jobs/exports', {}, { key, ...noWait });
+      expect(unpaid.status).to.equal(429);
+      expect(unpaid.body.error.code).to.equal('rate_limited');
+      // One unit per 100 jobs at 20 micro-USD; a $0.01 overage limit is 10,000 micro-USD. Room for one
+      // unit is enough to be admitted, not to create an export of several.
+      expect((await app.api.put('/v1/account/overage', { enabled: true, monthlyLimitUsd: 0.01 }, { key })).status).to.equal(200);
+      const price = Math.ceil(count.body.count / 100) * 20;
+      expect(price).to.be.greaterThan(20);
+      await app.store.query("UPDATE usage_months SET overage_used_micros = $2 WHERE account_id = $1 AND month = '2026-11-01'", [accountId, 10_000 - price + 20]);
+      const refused = await app.api.post<ErrorBody>('/v1/jobs/exports', {}, { key, ...noWait });
+      expect(refused.status).to.equal(429);
+      expect(refused.body.error.code).to.equal('data_limit_exceeded');
+      await app.store.query("UPDATE usage_months SET overage_used_micros = $2 WHERE account_id = $1 AND month = '2026-11-01'", [accountId, 10_000 - price]);
+      expect((await app.api.post('/v1/jobs/exports', {}, { key })).status).to.equal(202);
+      await app.service.exportRunner.idle();
+      await settled();
+      expect((await month(accountId)).overage).to.equal(10_000);
+    });
+  });
+
+  describe('requests whose client goes away', () => {
+    /** Holds calls of `target[name]` until released, as a slow step would. */
+    function hold<T extends object, K extends keyof T>(target: T, name: K) {
+      const original = (target[name] as (...args: unknown[]) => Promise<unknown>).bind(target);
+      let entered!: () => void;
+      let release!: () => void;
+      const inside = new Promise<void>((resolve) => (entered = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let called: Promise<unknown> = Promise.resolve();
+      (target as Record<K, unknown>)[name] = (...args: unknown[]) => {
+        entered();
+        called = released.then(() => original(...args));
+        return called;
+      };
+      return {
+        inside,
+        release: async () => {
+          delete (target as Partial<T>)[name];
+          release();
+          await called.catch(() => undefined);
+        },
+      };
+    }
+
+    /** Sends a request and goes away once it is held inside the server; then lets the server go on. */
+    async function leaveDuring(held: ReturnType<typeof hold>, method: string, path: string, key: string, body?: unknown): Promise<void> {
+      const leaving = new AbortController();
+      const sent = fetch(`${app.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+        signal: leaving.signal,
+      }).catch(() => null);
+      await held.inside;
+      leaving.abort();
+      await sent;
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the server sees the connection close
+      await held.release();
+      await settled();
+    }
+
+    it("keeps an export's request pending when its client leaves during creation, and charges it when the export completes", async () => {
+      const { key, accountId } = await app.account({ plan: 'paid-5k' });
+      await leaveDuring(hold(app.service.ctx.exports, 'create'), 'POST', '/v1/jobs/exports', key, { max_records: 50 });
+      await app.service.exportRunner.idle();
+      await settled();
+      const [exp] = await app.store.query<{ status: string; records: number }>('SELECT status, record_count::int AS records FROM exports WHERE account_id = $1', [accountId]);
+      expect(exp).to.deep.equal({ status: 'completed', records: 50 });
+      expect((await ledger(accountId)).map((r) => [r.status, r.records_charged, r.settlement_status])).to.deep.equal([[202, 50, 'included']]);
+      const [m] = await app.store.query<{ used: number; reserved: number }>('SELECT records_used::int AS used, records_reserved::int AS reserved FROM usage_months WHERE account_id = $1', [accountId]);
+      expect(m).to.deep.equal({ used: 50, reserved: 0 });
+    });
+
+    it('settles a request whose client left before any answer as 499, charging nothing', async () => {
+      const { key, accountId } = await app.account({ plan: 'paid-5k' });
+      await leaveDuring(hold(app.service.ctx.jobs, 'list'), 'GET', '/v1/jobs?limit=20', key);
+      expect((await ledger(accountId)).map((r) => [r.status, r.records_charged, r.settlement_status])).to.deep.equal([[499, 0, 'not_charged']]);
+      expect((await month(accountId)).records).to.equal(0);
+      // The account goes on as before.
+      expect(num(await app.api.get('/v1/jobs?limit=3', { key }), 'X-Data-Records-Used')).to.equal(3);
+    });
   });
 
   describe('the usage routes', () => {
@@ -362,6 +479,23 @@ describe('metering', function () {
       const plain = (await app.api.get<Analytics>('/v1/usage/analytics?start=2026-11-01&end=2026-11-30', { key })).body;
       expect(plain.totals.requests).to.equal(plain.data.reduce((n, r) => n + r.requests, 0));
       expect(plain.data.map((r) => r.date)).to.deep.equal(['2026-11-23', '2026-11-24', '2026-11-25']);
+    });
+
+    it('compacts each UTC day whole whatever the time zone of the store session', async () => {
+      const { key, accountId } = await app.account({ plan: 'paid-5k' });
+      // At 10:00:30 UTC it is already 00:00:30 the next day in UTC+14.
+      await app.store.query("SET TimeZone = 'Pacific/Kiritimati'");
+      try {
+        await app.api.get('/v1/jobs?limit=2', { key });
+        await settled();
+        await app.service.ctx.ledger.compact();
+        const left = await app.store.query<{ n: number }>("SELECT count(*)::int AS n FROM ledger WHERE account_id = $1 AND settlement_status <> 'pending'", [accountId]);
+        expect(left[0]!.n).to.equal(0);
+      } finally {
+        await app.store.query('RESET TimeZone');
+      }
+      const body = (await app.api.get<Analytics>('/v1/usage/analytics?start=2026-11-01&end=2026-11-30&group_by=route_class', { key })).body;
+      expect(body.data.filter((r) => r.group !== 'usage').map((r) => [r.date, r.requests, r.records])).to.deep.equal([['2026-11-25', 1, 2]]);
     });
 
     it('refuses bad parameters with 400 naming them', async () => {

@@ -108,7 +108,7 @@ describe('HTTP pipeline', () => {
     const res = await app.api.get<{ status: string; store: { open: boolean; kind: string }; catalog: { watermark: string | null } }>('/healthz');
     expect(res.status).to.equal(200);
     expect(res.body.status).to.equal('ok');
-    expect(res.body.store).to.deep.equal({ open: true, kind: 'pglite' });
+    expect(res.body.store).to.deep.equal({ open: true, kind: app.store.kind });
     expect(res.body.catalog.watermark).to.equal(null);
   });
 });

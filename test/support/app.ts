@@ -1,15 +1,19 @@
 // Starts the real service on port 0 with a fresh in-memory state store and temporary folders.
+// TEST_STATE_STORE=postgres runs it on a fresh database of the test PostgreSQL server instead.
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
 import { migrate } from '../../src/db/migrate.js';
+import { PgStore } from '../../src/db/pg-store.js';
 import { PgliteStore } from '../../src/db/pglite-store.js';
+import type { StateStore } from '../../src/db/state-store.js';
 import { startService, type Service, type ServiceOptions } from '../../src/main.js';
 import { createAccount, type NewAccount } from '../../src/metering/accounts.js';
 import { issueKey, type KeyOptions } from '../../src/metering/keys.js';
 import { ApiClient } from './client.js';
+import { testPostgres } from './postgres.js';
 
 let template: Promise<Blob> | undefined;
 
@@ -25,6 +29,16 @@ export async function freshStore(): Promise<PgliteStore> {
   return PgliteStore.open(undefined, await template);
 }
 
+let databases = 0;
+
+/** A migrated empty database on the test PostgreSQL server. */
+async function freshPostgresStore(): Promise<PgStore> {
+  const url = await (await testPostgres()).database(`app_${process.pid}_${++databases}`);
+  const store = await PgStore.open(url);
+  await migrate(store);
+  return store;
+}
+
 export async function tempDir(prefix: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `jps-${prefix}-`));
 }
@@ -32,7 +46,7 @@ export async function tempDir(prefix: string): Promise<string> {
 export interface TestApp {
   url: string;
   service: Service;
-  store: PgliteStore;
+  store: StateStore;
   api: ApiClient;
   config: Config;
   /** Moves the service clock; tests cross windows and months without sleeping. */
@@ -45,7 +59,7 @@ export interface TestApp {
 }
 
 export async function startTestApp(overrides: Partial<Config> = {}, options: Pick<ServiceOptions, 'exportRunner'> = {}): Promise<TestApp> {
-  const store = await freshStore();
+  const store = process.env.TEST_STATE_STORE === 'postgres' ? await freshPostgresStore() : await freshStore();
   const root = await tempDir('app');
   const config: Config = {
     ...loadConfig({}, {}),

@@ -5,7 +5,7 @@ import { ApiError } from '../../errors.js';
 import { exportRecord } from '../../exports/exports.js';
 import { callerOf } from '../auth.js';
 import type { AppContext } from '../context.js';
-import { ticketOf } from '../metering.js';
+import { charge, sendJson, ticketOf } from '../metering.js';
 import { requestIdOf } from '../request-id.js';
 
 export function exportHandlers(ctx: AppContext) {
@@ -15,22 +15,29 @@ export function exportHandlers(ctx: AppContext) {
   };
   return {
     create: async (req: Request, res: Response): Promise<void> => {
-      const { account } = callerOf(res);
-      const record = await ctx.exports.create(account, req.body, requestIdOf(res));
-      // The request's records are charged when the export completes (or not at all if it fails).
+      const caller = callerOf(res);
+      // The request's records are charged when the export completes (or not at all if it fails): its
+      // ledger row stays pending from here, even if the client goes away before the export is created.
       const ticket = ticketOf(res);
       if (ticket) ctx.meter.defer(ticket);
+      let record: Record<string, unknown>;
+      try {
+        record = await ctx.exports.create(caller, req.body, requestIdOf(res));
+      } catch (error) {
+        if (ticket) ctx.meter.settleLater(ticket, { status: error instanceof ApiError ? error.status : 500, records: 0 });
+        throw error;
+      }
       res.status(202).location(`/v1/jobs/exports/${record.export_id as string}`).json(record);
     },
 
     list: async (req: Request, res: Response): Promise<void> => {
       noQuery(req);
-      res.json({ data: await ctx.exports.list(callerOf(res).account.account_id) });
+      await sendJson(ctx, res, { data: await ctx.exports.list(callerOf(res).account.account_id) });
     },
 
     one: async (req: Request, res: Response): Promise<void> => {
       noQuery(req);
-      res.json(exportRecord(await ctx.exports.get(callerOf(res).account.account_id, String(req.params.exportId))));
+      await sendJson(ctx, res, exportRecord(await ctx.exports.get(callerOf(res).account.account_id, String(req.params.exportId))));
     },
 
     /** The file as it is on disk; express's sendFile answers Range (206, 416), If-Range and HEAD. */
@@ -39,6 +46,8 @@ export function exportHandlers(ctx: AppContext) {
       const n = /^[1-9]\d{0,5}$/.test(String(req.params.n)) ? Number(req.params.n) : 0;
       if (n === 0) throw new ApiError('file_not_found', 'n is the number of a file of the export, from 1.');
       const file = await ctx.exports.file(callerOf(res).account.account_id, String(req.params.exportId), n);
+      // Paid before the first byte in the requests model, whatever range is asked for.
+      if (!(await charge(ctx, res, 0))) return;
       await new Promise<void>((resolve, reject) => {
         res.sendFile(
           file.path,

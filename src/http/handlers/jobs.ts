@@ -7,7 +7,7 @@ import { isKeywordSearch, LIST_OPTIONS, readFilters, readListOptions, type JobFi
 import { GROUP_BY, type GroupBy, type JobsService } from '../../jobs/service.js';
 import type { JobsSnapshot } from '../../jobs/snapshot.js';
 import type { AppContext } from '../context.js';
-import { sendCharged } from '../metering.js';
+import { sendCharged, sendJson } from '../metering.js';
 
 const withoutOptions = (input: Record<string, unknown>) => Object.fromEntries(Object.entries(input).filter(([k]) => !(LIST_OPTIONS as readonly string[]).includes(k)));
 
@@ -48,7 +48,7 @@ export function jobHandlers(ctx: AppContext, jobs: JobsService) {
       if (groupBy !== undefined && !(GROUP_BY as readonly unknown[]).includes(groupBy)) throw new ApiError('invalid_request', `group_by must be one of ${GROUP_BY.join(', ')}.`);
       const filters: JobFilters = readFilters(rest, 'query');
       const result = await pinned(res, async (s) => ({ ...(await jobs.count(s, filters, groupBy as GroupBy | undefined)), snapshot_watermark: s.watermark }));
-      res.json({ count: result.count, snapshot_watermark: result.snapshot_watermark, ...(result.groups ? { groups: result.groups } : {}) });
+      await sendJson(ctx, res, { count: result.count, snapshot_watermark: result.snapshot_watermark, ...(result.groups ? { groups: result.groups } : {}) });
     },
 
     one: async (req: Request, res: Response): Promise<void> => {

@@ -7,6 +7,7 @@ import { invalidRequest } from '../../errors.js';
 import { parseDateTime } from '../../query/dates.js';
 import { callerOf } from '../auth.js';
 import type { AppContext } from '../context.js';
+import { sendJson } from '../metering.js';
 import { requestIdOf } from '../request-id.js';
 
 /** A usage cursor lives 60 minutes from the first page's capture (spec 4.12 rule 4). */
@@ -80,7 +81,7 @@ export function usageHandlers(ctx: AppContext) {
       const page = events.slice(0, limit);
       const more = events.length > limit;
       const next: UsageCursor | null = more ? { k: 'usage', a: account.account_id, b: binding, hw: position.hw, cap: position.cap, at: page[page.length - 1]!.seq } : null;
-      res.json({ data: page.map(({ seq: _, ...event }) => event), next_cursor: next ? ctx.cursors.seal(next) : null });
+      await sendJson(ctx, res, { data: page.map(({ seq: _, ...event }) => event), next_cursor: next ? ctx.cursors.seal(next) : null });
     },
 
     analytics: async (req: Request, res: Response): Promise<void> => {
@@ -106,7 +107,7 @@ export function usageHandlers(ctx: AppContext) {
         { requests: 0, records: 0, errors: 0, overage_usd: 0 },
       );
       totals.overage_usd = Math.round(totals.overage_usd * 1e6) / 1e6;
-      res.json({ data, totals });
+      await sendJson(ctx, res, { data, totals });
     },
   };
 }

@@ -15,6 +15,8 @@ import { createLogger } from './logger.js';
 import { PublicationWatcher } from './catalog/watcher.js';
 import { join } from 'node:path';
 import { CursorSigner } from './jobs/cursor.js';
+import { CompanyReleases, companyReleaseOpener } from './companies/releases.js';
+import { CompaniesService } from './companies/service.js';
 import { QueryEngine } from './jobs/engine.js';
 import { JobsService } from './jobs/service.js';
 import { jobsSnapshotOpener } from './jobs/snapshot.js';
@@ -53,15 +55,18 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const engine = await QueryEngine.open({ timeoutMs: config.queryTimeoutMs });
   const cursors = await CursorSigner.open(config.dataDir);
   const jobs = new JobsService(engine, cursors);
+  const openRelease = companyReleaseOpener(engine);
+  const releases = new CompanyReleases(publications, config.snapshotsDir, openRelease);
+  const companies = new CompaniesService(engine, releases, cursors);
   const feed = new ChangeFeed(engine, join(config.dataDir, 'feed'), cursors, logger);
   const clock = options.clock ?? (() => new Date());
   const exports = new Exports(store, jobs, publications, join(config.dataDir, 'exports'), clock, () => runner.kick());
   const meter = new Meter(store, clock, logger);
   const ledger = new Ledger(store, engine, join(config.dataDir, 'ledger'), logger);
   const runner = new ExportRunner(exports, store, jobs, engine, publications, clock, logger, meter, { leaseMs: config.exportLeaseMs, pollMs: 1000, ...options.exportRunner });
-  const ctx: AppContext = { config, store, publications, jobs, feed, exports, meter, ledger, cursors, logger, clock, draining: false };
+  const ctx: AppContext = { config, store, publications, jobs, companies, feed, exports, meter, ledger, cursors, logger, clock, draining: false };
   const opener = feed.opener(jobsSnapshotOpener(engine, join(config.dataDir, 'serving'), logger));
-  const watcher = new PublicationWatcher(config.snapshotsDir, publications, logger, opener);
+  const watcher = new PublicationWatcher(config.snapshotsDir, publications, logger, opener, openRelease);
   await watcher.start(config.catalogPollMs);
   // The embedded store belongs to this process alone: an export left running was this server's, before a crash.
   await runner.start({ resumeRunning: store.kind === 'pglite' });
@@ -86,6 +91,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       await meter.idle();
       await ledger.stopCompacting();
       await publications.closeNow();
+      await releases.closeNow();
       await feed.close();
       engine.close();
       await state?.close();

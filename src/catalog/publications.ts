@@ -10,7 +10,8 @@ export interface Opened {
   close(): Promise<void> | void;
 }
 
-class Pinned<T extends Opened> {
+/** A publication and the requests reading it: it closes once retired and its last lease has ended. */
+export class Pinned<T extends Opened> {
   private leases = 0;
   private retired = false;
 

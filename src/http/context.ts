@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { StateStore } from '../db/state-store.js';
 import type { Publications } from '../catalog/publications.js';
+import type { CompaniesService } from '../companies/service.js';
 import type { JobsService } from '../jobs/service.js';
 import type { ChangeFeed } from '../feed/feed.js';
 import type { Exports } from '../exports/exports.js';
@@ -16,6 +17,7 @@ export interface AppContext {
   store: StateStore;
   publications: Publications;
   jobs: JobsService;
+  companies: CompaniesService;
   feed: ChangeFeed;
   exports: Exports;
   meter: Meter;

@@ -6,20 +6,20 @@ import { accountHandlers } from './handlers/account.js';
 import { changesHandlers } from './handlers/changes.js';
 import { exportHandlers } from './handlers/exports.js';
 import { jobHandlers } from './handlers/jobs.js';
-import { pendingHandlers } from './handlers/pending.js';
+import { companyHandlers } from './handlers/companies.js';
 import { usageHandlers } from './handlers/usage.js';
 
 export function mountRoutes(router: Router, ctx: AppContext): void {
   const account = accountHandlers(ctx);
-  const pending = pendingHandlers(ctx);
-  const jobs = jobHandlers(ctx, ctx.jobs);
+  const jobs = jobHandlers(ctx, ctx.jobs, ctx.companies);
+  const companies = companyHandlers(ctx, ctx.companies);
   const changes = changesHandlers(ctx);
   const exports = exportHandlers(ctx);
   const usage = usageHandlers(ctx);
 
   router.get('/v1/jobs', jobs.list);
   router.post('/v1/jobs/search', jobs.search);
-  router.post('/v1/jobs/search/es_dsl', pending.needsCatalog);
+  router.post('/v1/jobs/search/es_dsl', jobs.esDsl);
   router.get('/v1/jobs/count', jobs.count);
   router.get('/v1/jobs/changes', changes.list);
   router.post('/v1/jobs/exports', exports.create);
@@ -28,10 +28,10 @@ export function mountRoutes(router: Router, ctx: AppContext): void {
   router.get('/v1/jobs/exports/:exportId/files/:n', exports.file);
   router.get('/v1/jobs/:jobId', jobs.one);
 
-  router.get('/v1/companies', pending.needsRegistry);
-  router.post('/v1/companies/search', pending.needsRegistry);
-  router.get('/v1/companies/:companyId', pending.needsRegistry);
-  router.get('/v1/companies/:companyId/jobs', pending.needsRegistryAndCatalog);
+  router.get('/v1/companies', companies.list);
+  router.post('/v1/companies/search', companies.search);
+  router.get('/v1/companies/:companyId', companies.one);
+  router.get('/v1/companies/:companyId/jobs', jobs.companyJobs);
 
   router.put('/v1/account/overage', account.putOverage);
 

@@ -21,10 +21,10 @@ const { macros: MACROS } = namedScripts('serve/catalog.sql', ['macros']);
 /** In creation order; `numbered` is a view over the jobs files, the others are tables. */
 const TABLES = ['files', 'numbered', 'postings', 'locations', 'codes', 'masks', 'jobs', 'redirects', 'withdrawn'] as const;
 
-const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
+export const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /** Fills the {name} holes of a serving statement with table prefixes and quoted paths. */
-function fill(sql: string, values: Record<string, string>): string {
+export function fill(sql: string, values: Record<string, string>): string {
   return sql.replace(/\{([a-z]+)\}/g, (_, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`serving SQL needs {${name}}`);

@@ -6,12 +6,14 @@ import { ApiError } from '../../errors.js';
 import { isKeywordSearch, LIST_OPTIONS, readFilters, readListOptions, type JobFilters } from '../../jobs/filters.js';
 import { GROUP_BY, type GroupBy, type JobsService } from '../../jobs/service.js';
 import type { JobsSnapshot } from '../../jobs/snapshot.js';
+import { translateEsDsl } from '../../jobs/es-dsl.js';
+import type { CompaniesService } from '../../companies/service.js';
 import type { AppContext } from '../context.js';
 import { sendCharged, sendJson } from '../metering.js';
 
 const withoutOptions = (input: Record<string, unknown>) => Object.fromEntries(Object.entries(input).filter(([k]) => !(LIST_OPTIONS as readonly string[]).includes(k)));
 
-export function jobHandlers(ctx: AppContext, jobs: JobsService) {
+export function jobHandlers(ctx: AppContext, jobs: JobsService, companies: CompaniesService) {
   /**
    * Runs `work` on the latest snapshot (503 catalog_unavailable while none), pinned until it ends. Its
    * duration goes out in a Server-Timing header (`catalog;dur=<ms>`): the time spent answering from the
@@ -32,7 +34,8 @@ export function jobHandlers(ctx: AppContext, jobs: JobsService) {
 
   async function list(route: string, input: Record<string, unknown>, from: 'query' | 'body', res: Response): Promise<void> {
     const filters = readFilters(withoutOptions(input), from);
-    if (isKeywordSearch(filters)) res.locals.routeClass = 'jobs_search';
+    // The ledger's class, and the requests model's price: a keyword search, or a filtered list.
+    res.locals.routeClass = isKeywordSearch(filters) ? 'jobs_search' : 'jobs_list';
     const options = readListOptions(input, filters, from);
     const page = await pinned(res, (s) => jobs.list(s, registry(), route, filters, options));
     await sendCharged(ctx, res, page.records, page.json);
@@ -42,6 +45,9 @@ export function jobHandlers(ctx: AppContext, jobs: JobsService) {
     list: (req: Request, res: Response) => list('GET /v1/jobs', req.query, 'query', res),
 
     search: (req: Request, res: Response) => list('POST /v1/jobs/search', req.body as Record<string, unknown>, 'body', res),
+
+    /** The Elasticsearch-style query, translated into the filters of POST /v1/jobs/search (spec 4.4). */
+    esDsl: (req: Request, res: Response) => list('POST /v1/jobs/search/es_dsl', translateEsDsl(req.body), 'body', res),
 
     count: async (req: Request, res: Response): Promise<void> => {
       const { group_by: groupBy, ...rest } = req.query as Record<string, unknown>;
@@ -63,6 +69,22 @@ export function jobHandlers(ctx: AppContext, jobs: JobsService) {
         return;
       }
       await sendCharged(ctx, res, outcome.records, outcome.json);
+    },
+
+    /** A company's jobs (spec 4.9): GET /v1/jobs with company_id set by the path, resolved in the registry. */
+    companyJobs: async (req: Request, res: Response): Promise<void> => {
+      const input = req.query as Record<string, unknown>;
+      if (input.company_id !== undefined) throw new ApiError('invalid_request', 'company_id is set by the path of this route; leave it out of the query.');
+      const found = await companies.resolve(String(req.params.companyId));
+      if ('redirect' in found) {
+        // The current company's jobs, with the same query string.
+        const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
+        const location = `/v1/companies/${found.redirect}/jobs${query}`;
+        res.status(308).location(location);
+        await sendJson(ctx, res, { location });
+        return;
+      }
+      await list('GET /v1/companies/{companyId}/jobs', { ...input, company_id: found.companyId }, 'query', res);
     },
   };
 }

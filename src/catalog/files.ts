@@ -1,7 +1,15 @@
 // Durable file operations for publications: fsync'd writes and atomic replacement by rename.
 
-import { open, rename, rm, writeFile, mkdir } from 'node:fs/promises';
+import { open, rename, rm, stat, writeFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+
+/** True when something exists at `path`. */
+export async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
 
 export async function fsyncPath(path: string): Promise<void> {
   const handle = await open(path, 'r');

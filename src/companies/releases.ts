@@ -3,9 +3,10 @@
 // is loaded into the server's DuckDB (companies in route order, and the merged-id redirects) and
 // dropped when nobody reads it any more.
 
-import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Lease, Publications, RegistryRelease } from '../catalog/publications.js';
 import { Pinned } from '../catalog/publications.js';
+import { exists } from '../catalog/files.js';
 import { releaseDir } from '../catalog/layout.js';
 import type { ReleaseOpener } from '../catalog/watcher.js';
 import { namedQueries } from '../db/sql-files.js';
@@ -74,7 +75,8 @@ export class CompanyReleases {
     if (active.value.releaseId === releaseId) return active;
     active.release();
     const dir = releaseDir(this.snapshotsDir, releaseId);
-    if (!(await isRelease(dir))) {
+    // A published release folder holds its manifest (written before the folder is moved into place).
+    if (!(await exists(join(dir, 'manifest.json')))) {
       this.forget(releaseId);
       throw invalidRequest('cursor was made on a company registry release that is no longer retained; start again without cursor.');
     }
@@ -107,12 +109,4 @@ export class CompanyReleases {
     this.older.clear();
     for (const slot of slots) await slot.then((pinned) => pinned.value.close(), () => undefined);
   }
-}
-
-/** A published release folder (its manifest is written last, before it is moved into place). */
-async function isRelease(dir: string): Promise<boolean> {
-  return stat(`${dir}/manifest.json`).then(
-    () => true,
-    () => false,
-  );
 }

@@ -2,9 +2,8 @@
 // normalised-name order, with a cursor bound to the filters, the page size and the release; one
 // company; and a company id resolved for its jobs.
 
-import { createHash } from 'node:crypto';
 import { ApiError, invalidRequest } from '../errors.js';
-import type { CursorSigner } from '../jobs/cursor.js';
+import { digest, type CursorSigner } from '../jobs/cursor.js';
 import type { QueryEngine } from '../jobs/engine.js';
 import type { CompanyReleases } from './releases.js';
 
@@ -39,10 +38,7 @@ export class CompaniesService {
 
   /** A page of companies as the JSON body of the list routes, and how many it holds. */
   async page(filters: CompanyFilters, limit: number, cursorText: string | null): Promise<{ records: number; json: string }> {
-    const binding = createHash('sha256')
-      .update(JSON.stringify([filters.name ?? null, filters.country ?? null, filters.status ?? null, limit]))
-      .digest('base64url')
-      .slice(0, 22);
+    const binding = digest(JSON.stringify([filters.name ?? null, filters.country ?? null, filters.status ?? null, limit]));
     let after = 0;
     let lease;
     if (cursorText === null) {

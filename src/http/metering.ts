@@ -69,9 +69,12 @@ export function admission(ctx: AppContext) {
   };
 }
 
+/** Retry-After: whole seconds from the request's time until `until`, at least 1. */
+const secondsUntil = (until: Date, at: Date) => String(Math.max(1, Math.ceil((until.getTime() - at.getTime()) / 1000)));
+
 function refused(refusal: Refusal, ticket: Ticket): ApiError {
   const { standing, at } = ticket;
-  const seconds = (until: Date) => String(Math.max(1, Math.ceil((until.getTime() - at.getTime()) / 1000)));
+  const seconds = (until: Date) => secondsUntil(until, at);
   switch (refusal) {
     case 'window':
       return new ApiError('rate_limited', `The request window of ${standing.windowLimit} requests per 60 seconds is used up; retry after the seconds in Retry-After.`, {
@@ -139,7 +142,7 @@ export async function charge(ctx: AppContext, res: Response, records: number, ro
         ? `This response holds ${records} records, more than the records allowance${ticket.caller.account.overage_enabled ? ' and the overage limit' : ''} leave this month; nothing was charged.`
         : 'This request is past the free requests of the day, and neither the prepaid balance nor overage (within its limit) can pay for it; nothing was charged.';
     throw new ApiError('data_limit_exceeded', message, {
-      headers: { 'Retry-After': String(Math.max(1, Math.ceil((ticket.standing.monthEnd.getTime() - ticket.at.getTime()) / 1000))) },
+      headers: { 'Retry-After': secondsUntil(ticket.standing.monthEnd, ticket.at) },
     });
   }
   return true;

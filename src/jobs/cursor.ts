@@ -6,7 +6,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiError, invalidRequest } from '../errors.js';
+import { invalidRequest } from '../errors.js';
 
 export interface CursorScope {
   route: string;
@@ -68,9 +68,7 @@ export class CursorSigner {
   }
 
   sign(scope: CursorScope, at: number): string {
-    const payload: Payload = { r: scope.route, w: scope.watermark, b: digest(scope.binding), at };
-    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-    return `${body}.${this.mac(body).toString('base64url')}`;
+    return this.seal({ r: scope.route, w: scope.watermark, b: digest(scope.binding), at } satisfies Payload);
   }
 
   /**
@@ -80,15 +78,8 @@ export class CursorSigner {
   verify(cursor: string, scope: CursorScope, otherWatermark?: (watermark: string, at: number) => never): number {
     const [body, mac, extra] = cursor.split('.');
     if (!body || !mac || extra !== undefined) throw invalidRequest('cursor is not a cursor of this API; pass next_cursor exactly as received.');
-    const expected = this.mac(body);
-    const given = Buffer.from(mac, 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidRequest('cursor is not a cursor of this API or was altered; pass next_cursor exactly as received.');
-    let payload: Payload;
-    try {
-      payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Payload;
-    } catch {
-      throw new ApiError('internal_error', 'A signed cursor could not be read.');
-    }
+    const payload = this.unseal(cursor) as Payload | undefined;
+    if (!payload) throw invalidRequest('cursor is not a cursor of this API or was altered; pass next_cursor exactly as received.');
     if (payload.r !== scope.route) throw invalidRequest(`cursor was made by ${payload.r}; use it with the same route.`);
     if (payload.w !== scope.watermark) {
       if (otherWatermark) otherWatermark(payload.w, payload.at);
@@ -101,4 +92,5 @@ export class CursorSigner {
   }
 }
 
-const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
+/** A short digest of what a cursor is bound to (filters, page size...): equal bindings, equal digests. */
+export const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);

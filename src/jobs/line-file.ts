@@ -2,8 +2,9 @@
 // DuckDB under a temporary name, renamed into place, then read line by line by offset.
 
 import { createReadStream, readSync } from 'node:fs';
-import { mkdir, open, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { exists } from '../catalog/files.js';
 import type { QueryEngine } from './engine.js';
 
 export interface LineFile {
@@ -34,13 +35,6 @@ export async function writeOnce(engine: QueryEngine, path: string, copy: string)
   const tmp = `${path}.tmp-${process.pid}`;
   await engine.withConnection((c) => c.run(copy.replace('{out}', quote(tmp))));
   await rename(tmp, path);
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }
 
 async function lineOffsets(path: string, expected: number): Promise<Float64Array> {

@@ -1,12 +1,12 @@
 // Company registry releases: a delivery's release is written beside the catalog, and the active
 // release gives the tables that link postings to companies.
 
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Duck } from '../../db/duckdb.js';
 import { runScript } from '../../db/duckdb.js';
 import { namedScripts } from '../../db/sql-files.js';
-import { moveIntoPlace, writeAtomically } from '../files.js';
+import { exists, moveIntoPlace, writeAtomically } from '../files.js';
 import { activePointer, publishedNames, readPointer, REGISTRY_FORMAT, registryRoot, releaseDir } from '../layout.js';
 
 const SQL = namedScripts('publish/registry.sql', ['release_companies', 'write_release', 'active_release', 'no_registry']);
@@ -17,13 +17,6 @@ export const KEEP_RELEASES = 5;
 export interface StagedRelease {
   releaseId: string;
   tmpDir: string;
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }
 
 /** Writes the delivery's release into a temporary folder (its final folder is written once, never changed). */

@@ -13,6 +13,9 @@ import { sendCharged, sendJson } from '../metering.js';
 
 const withoutOptions = (input: Record<string, unknown>) => Object.fromEntries(Object.entries(input).filter(([k]) => !(LIST_OPTIONS as readonly string[]).includes(k)));
 
+/** The request's query string as sent, with its "?" (empty without one): a redirect keeps it. */
+const queryString = (req: Request) => (req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '');
+
 export function jobHandlers(ctx: AppContext, jobs: JobsService, companies: CompaniesService) {
   /**
    * Runs `work` on the latest snapshot (503 catalog_unavailable while none), pinned until it ends. Its
@@ -63,8 +66,7 @@ export function jobHandlers(ctx: AppContext, jobs: JobsService, companies: Compa
       const outcome = await pinned(res, (s) => jobs.one(s, registry(), String(req.params.jobId), options));
       if ('redirect' in outcome) {
         // The surviving job, with the same query string (spec 3.5).
-        const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-        const location = `/v1/jobs/${outcome.redirect}${query}`;
+        const location = `/v1/jobs/${outcome.redirect}${queryString(req)}`;
         res.status(308).location(location).json({ location });
         return;
       }
@@ -78,8 +80,7 @@ export function jobHandlers(ctx: AppContext, jobs: JobsService, companies: Compa
       const found = await companies.resolve(String(req.params.companyId));
       if ('redirect' in found) {
         // The current company's jobs, with the same query string.
-        const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-        const location = `/v1/companies/${found.redirect}/jobs${query}`;
+        const location = `/v1/companies/${found.redirect}/jobs${queryString(req)}`;
         res.status(308).location(location);
         await sendJson(ctx, res, { location });
         return;

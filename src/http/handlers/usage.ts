@@ -1,9 +1,9 @@
 // The usage routes (spec 4.11, DESIGN.md 5): the account's request ledger, page by page, and daily
 // aggregates. Both read the rows still in the state store and the Parquet segments of the ledger.
 
-import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { invalidRequest } from '../../errors.js';
+import { digest } from '../../jobs/cursor.js';
 import { parseDateTime } from '../../query/dates.js';
 import { callerOf } from '../auth.js';
 import type { AppContext } from '../context.js';
@@ -55,10 +55,7 @@ export function usageHandlers(ctx: AppContext) {
       const limitText = single(query, 'limit');
       const limit = limitText === undefined ? 50 : Number(limitText);
       if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalidRequest('limit must be an integer from 1 to 100.');
-      const binding = createHash('sha256')
-        .update(JSON.stringify([start?.toISOString() ?? null, end?.toISOString() ?? null, routeClass, apiKeyId, limit]))
-        .digest('base64url')
-        .slice(0, 22);
+      const binding = digest(JSON.stringify([start?.toISOString() ?? null, end?.toISOString() ?? null, routeClass, apiKeyId, limit]));
 
       const now = ctx.clock();
       const cursorText = single(query, 'cursor');

@@ -13,6 +13,7 @@ export interface Config {
   catalogPollMs: number;
   exportLeaseMs: number;
   ledgerCompactMs: number;
+  mcpSessionIdleMs: number;
 }
 
 type Kind = 'string' | 'integer';
@@ -36,6 +37,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'catalogPollMs', kind: 'integer', default: '2000', help: 'how often the server looks for a new catalog or registry publication' },
   { key: 'exportLeaseMs', kind: 'integer', default: '60000', help: 'a running export whose server has not renewed its hold for this long is taken up by another (after a crash)' },
   { key: 'ledgerCompactMs', kind: 'integer', default: '60000', help: 'how often settled ledger rows are moved from the state store into Parquet segments under data/ledger' },
+  { key: 'mcpSessionIdleMs', kind: 'integer', default: '1800000', help: 'an MCP session at /mcp that sees no request for this long is closed and its saved files deleted' },
   { key: 'upgradeUrl', kind: 'string', default: 'https://jobs-data.example.com/pricing', help: 'page named by the upgrade_url of 403 upgrade_required' },
 ];
 

@@ -77,6 +77,8 @@ export function demoBanner(url: string, demo: DemoKey & { created: boolean }, da
     `  curl -s -H "Authorization: Bearer ${demo.key}" "${url}/v1/jobs?limit=3"`,
     `  curl -s ${url}/healthz`,
     '',
+    `AI agents: MCP over Streamable HTTP at ${url}/mcp with the same key as a bearer token (docs/mcp.md).`,
+    '',
     'Stop with Ctrl-C (SIGINT) or SIGTERM: requests in flight finish first.',
     '',
   ].join('\n');

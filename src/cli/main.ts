@@ -6,12 +6,13 @@ import { generate } from './generate.js';
 import { keysCreate, keysList, keysRevoke } from './keys.js';
 import { mergeReportCommand, publishCommand } from './publish.js';
 import { serve } from './serve.js';
+import { mcpCommand } from './mcp.js';
 import { AdminError } from '../metering/admin-commands.js';
 import { StoreBusyError } from '../db/open-state.js';
 import { DeliveryError } from '../catalog/delivery.js';
 import { PublishError } from '../catalog/publish/publish.js';
 
-const COMMANDS: Command[] = [serve, generate, publishCommand, mergeReportCommand, accountsCreate, accountsList, accountsSet, keysCreate, keysList, keysRevoke];
+const COMMANDS: Command[] = [serve, mcpCommand, generate, publishCommand, mergeReportCommand, accountsCreate, accountsList, accountsSet, keysCreate, keysList, keysRevoke];
 
 function overview(): string {
   return [

@@ -9,10 +9,10 @@ import type { StateStore } from './state-store.js';
 import { StoreLock, type LockHolder } from './store-lock.js';
 
 export class StoreBusyError extends Error {
-  constructor(readonly holder: LockHolder, dataDir: string) {
+  constructor(readonly holder: LockHolder, dataDir: string, hint?: string) {
     super(
       holder.role === 'server'
-        ? `a server (pid ${holder.pid}) is already serving the data folder ${dataDir}; stop it or give this one another --data-dir`
+        ? `a server (pid ${holder.pid}) is already serving the data folder ${dataDir}; ${hint ?? 'stop it or give this one another --data-dir'}`
         : `the state store in ${dataDir} is in use by a CLI command (pid ${holder.pid}); try again when it finishes`,
     );
   }

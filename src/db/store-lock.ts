@@ -13,7 +13,8 @@ export interface LockHolder {
 }
 
 
-function isAlive(pid: number): boolean {
+/** True while a process with this pid runs (one of another user's counts: it answers EPERM). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,10 +1,12 @@
 // The Express app, its middleware in request order (docs/lifecycle.md draws it):
-// request id → request log → health (no key) → API key → admission (window, monthly requests) → JSON body → OpenAPI validation → routes → errors.
+// request id → request log → health (no key) → API key → MCP at /mcp (its tools meter themselves) →
+// admission (window, monthly requests) → JSON body → OpenAPI validation → routes → errors.
 
 import express from 'express';
 import { apiKeyAuth } from './auth.js';
+import type { McpHttpSessions } from '../mcp/http.js';
 import { admission } from './metering.js';
-import type { AppContext } from './context.js';
+import type { AppContext } from '../context.js';
 import { errorHandler, routeNotFound } from './error-handler.js';
 import { healthHandler } from './handlers/health.js';
 import { requestId } from './request-id.js';
@@ -14,7 +16,7 @@ import { openApiValidation } from './validation.js';
 
 export const BODY_LIMIT_BYTES = 16_384;
 
-export function createApp(ctx: AppContext): express.Express {
+export function createApp(ctx: AppContext, mcp: McpHttpSessions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -22,6 +24,7 @@ export function createApp(ctx: AppContext): express.Express {
   app.use(requestLog(ctx.logger));
   app.get('/healthz', healthHandler(ctx));
   app.use(apiKeyAuth(ctx));
+  app.use(mcp.router());
   app.use(admission(ctx));
   app.use(express.json({ limit: BODY_LIMIT_BYTES, type: 'application/json', strict: true }));
   app.use(openApiValidation());

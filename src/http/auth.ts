@@ -3,7 +3,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../errors.js';
 import { authenticate, type Caller } from '../metering/keys.js';
-import type { AppContext } from './context.js';
+import type { AppContext } from '../context.js';
 
 const BEARER = /^Bearer +(\S+) *$/i;
 

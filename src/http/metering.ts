@@ -4,11 +4,11 @@
 // month cannot take them) and is settled in the ledger when it ends.
 
 import type { NextFunction, Request, Response } from 'express';
-import { ApiError } from '../errors.js';
-import type { Refusal, RequestInfo, RouteClass, Standing, Ticket } from '../metering/meter.js';
+import type { RequestInfo, RouteClass, Standing, Ticket } from '../metering/meter.js';
 import { DAILY_FREE_UNITS } from '../metering/meter.js';
+import { dataLimitExceeded, refused } from '../metering/refusals.js';
 import { callerOf } from './auth.js';
-import type { AppContext } from './context.js';
+import type { AppContext } from '../context.js';
 import { requestIdOf } from './request-id.js';
 
 /** The status a request is settled with when its client went away before the response started (nginx's 499). */
@@ -69,30 +69,6 @@ export function admission(ctx: AppContext) {
   };
 }
 
-/** Retry-After: whole seconds from the request's time until `until`, at least 1. */
-const secondsUntil = (until: Date, at: Date) => String(Math.max(1, Math.ceil((until.getTime() - at.getTime()) / 1000)));
-
-function refused(refusal: Refusal, ticket: Ticket): ApiError {
-  const { standing, at } = ticket;
-  const seconds = (until: Date) => secondsUntil(until, at);
-  switch (refusal) {
-    case 'window':
-      return new ApiError('rate_limited', `The request window of ${standing.windowLimit} requests per 60 seconds is used up; retry after the seconds in Retry-After.`, {
-        headers: { 'Retry-After': seconds(standing.windowReset) },
-      });
-    case 'requests':
-      return new ApiError('rate_limited', 'The monthly API request allowance has been reached; it renews on the first day of next month (UTC).', {
-        headers: { 'Retry-After': seconds(standing.monthEnd) },
-      });
-    case 'daily': {
-      const tomorrow = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1));
-      return new ApiError('rate_limited', `This API key has used its ${DAILY_FREE_UNITS} free requests of the day (UTC); add a prepaid balance or turn overage on to continue.`, {
-        headers: { 'Retry-After': seconds(tomorrow) },
-      });
-    }
-  }
-}
-
 /** The headers of spec 8.5, as the account stands after this request. */
 export function setMeteringHeaders(res: Response, s: Standing, at: Date): void {
   const remaining = Math.max(0, s.windowLimit - s.windowUsed);
@@ -136,15 +112,7 @@ export async function charge(ctx: AppContext, res: Response, records: number, ro
   setMeteringHeaders(res, ticket.standing, ticket.at);
   // What metering added to this response: admission and charging, each one call of the state store.
   res.append('Server-Timing', `meter;dur=${ticket.meterMs.toFixed(3)}`);
-  if (!charged) {
-    const message =
-      ticket.standing.model === 'records'
-        ? `This response holds ${records} records, more than the records allowance${ticket.caller.account.overage_enabled ? ' and the overage limit' : ''} leave this month; nothing was charged.`
-        : 'This request is past the free requests of the day, and neither the prepaid balance nor overage (within its limit) can pay for it; nothing was charged.';
-    throw new ApiError('data_limit_exceeded', message, {
-      headers: { 'Retry-After': secondsUntil(ticket.standing.monthEnd, ticket.at) },
-    });
-  }
+  if (!charged) throw dataLimitExceeded(ticket, records);
   return true;
 }
 

@@ -1,7 +1,7 @@
 // The whole URL map of the API (spec 4.1). Static /v1/jobs/* paths come before /v1/jobs/:jobId.
 
 import type { Router } from 'express';
-import type { AppContext } from './context.js';
+import type { AppContext } from '../context.js';
 import { accountHandlers } from './handlers/account.js';
 import { changesHandlers } from './handlers/changes.js';
 import { exportHandlers } from './handlers/exports.js';

@@ -2,6 +2,7 @@
 // requests and records, overage, and the request's ledger row. The arithmetic lives in the store's
 // functions (sql/state/functions.sql): each step is one call, exact under concurrency.
 
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Queryable, StateStore } from '../db/state-store.js';
 import type { AccountRow } from './accounts.js';
@@ -14,6 +15,8 @@ export const ROUTE_CLASSES = ['jobs_list', 'jobs_search', 'jobs_count', 'jobs_ge
 export type RouteClass = (typeof ROUTE_CLASSES)[number];
 
 export const WINDOW_SECONDS = 60;
+/** Thrown inside peek's transaction to roll it back. */
+const ROLLBACK = new Error('peek: rolled back');
 /** Requests model (spec 8.4): free request units per API key and UTC day. */
 export const DAILY_FREE_UNITS = 10_000;
 
@@ -111,9 +114,34 @@ export class Meter {
   /** Admits the request or says why not; refused requests leave no trace. */
   async admit(caller: Caller, info: RequestInfo): Promise<{ ticket: Ticket; refusal: Refusal | null }> {
     const at = this.clock();
+    const { standing, refusal } = await this.runAdmit(this.store, caller, info, at);
+    const ticket: Ticket = { info, caller, at, standing, settled: refusal !== null, deferred: false, meterMs: 0 };
+    if (refusal === null) this.open++;
+    return { ticket, refusal };
+  }
+
+  /**
+   * Where the account stands, and whether a request of `info` would be admitted, without taking
+   * anything: the admission runs in a transaction that is rolled back.
+   */
+  async peek(caller: Caller, info: Omit<RequestInfo, 'requestId'>): Promise<{ standing: Standing; refusal: Refusal | null }> {
+    const at = this.clock();
+    let seen: { standing: Standing; refusal: Refusal | null } | undefined;
+    await this.store
+      .transaction(async (tx) => {
+        seen = await this.runAdmit(tx, caller, { ...info, requestId: `peek_${randomUUID()}` }, at);
+        throw ROLLBACK;
+      })
+      .catch((error: unknown) => {
+        if (error !== ROLLBACK) throw error;
+      });
+    return seen!;
+  }
+
+  private async runAdmit(db: Queryable, caller: Caller, info: RequestInfo, at: Date): Promise<{ standing: Standing; refusal: Refusal | null }> {
     const { account } = caller;
     const plan = PLANS[account.plan];
-    const [row] = await this.store.query<AdmitRow>(ADMIT, [
+    const [row] = await db.query<AdmitRow>(ADMIT, [
       info.requestId,
       account.account_id,
       caller.keyId,
@@ -146,10 +174,7 @@ export class Meter {
       recordsCharged: 0,
       monthEnd: monthOf(at).end,
     };
-    const admitted = row!.outcome === 'admitted';
-    const ticket: Ticket = { info, caller, at, standing, settled: !admitted, deferred: false, meterMs: 0 };
-    if (admitted) this.open++;
-    return { ticket, refusal: row!.outcome === 'admitted' ? null : row!.outcome };
+    return { standing, refusal: row!.outcome === 'admitted' ? null : row!.outcome };
   }
 
   /**

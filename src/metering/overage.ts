@@ -45,7 +45,8 @@ function checkEntitled(account: AccountRow, upgradeUrl: string): void {
   }
 }
 
-async function overageStatus(db: Queryable, account: AccountRow, now: Date): Promise<OverageStatus> {
+/** The overage setting and this month's overage use (the 200 body of PUT /v1/account/overage). */
+export async function overageStatus(db: Queryable, account: AccountRow, now: Date): Promise<OverageStatus> {
   const [used] = await db.query<{ micros: string | number }>(SQL.overage_used, [account.account_id, monthKey(now)]);
   const period = monthOf(now);
   return {

@@ -4,6 +4,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { generateCorpus } from '../../src/catalog/generator/corpus.js';
+import { publish } from '../../src/catalog/publish/publish.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { migrate } from '../../src/db/migrate.js';
 import { PgStore } from '../../src/db/pg-store.js';
@@ -56,6 +58,17 @@ export interface TestApp {
   /** Stops the service (as a crash would, unless `stopped` already did) and starts a new one on the same store and folders. */
   restart(stopped?: Promise<void>): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A test app serving a generated corpus of `jobs` jobs (one day, published and picked up). */
+export async function startTestAppWithCatalog(name: string, corpus: { jobs: number; seed: number }): Promise<TestApp> {
+  const root = await tempDir(name);
+  await generateCorpus({ ...corpus, days: 1, start: '2026-11-18' }, join(root, 'corpus'), { workers: 0 });
+  const app = await startTestApp();
+  await publish({ input: join(root, 'corpus', 'day-001'), snapshotsDir: app.config.snapshotsDir, dataDir: app.config.dataDir, quiet: true, memoryLimit: '1GB' });
+  await app.service.watcher.check();
+  await rm(root, { recursive: true, force: true });
+  return app;
 }
 
 export async function startTestApp(overrides: Partial<Config> = {}, options: Pick<ServiceOptions, 'exportRunner'> = {}): Promise<TestApp> {

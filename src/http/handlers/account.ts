@@ -3,7 +3,7 @@
 import type { Request, Response } from 'express';
 import { setOverage, type OverageChange } from '../../metering/overage.js';
 import { callerOf } from '../auth.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../../context.js';
 
 export function accountHandlers(ctx: AppContext) {
   return {

@@ -5,7 +5,7 @@ import { ApiError, invalidRequest } from '../../errors.js';
 import { EVENT_TYPES, type EventType } from '../../feed/segment.js';
 import type { ChangesRequest } from '../../feed/feed.js';
 import { parseDateTime } from '../../query/dates.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../../context.js';
 import { sendCharged } from '../metering.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

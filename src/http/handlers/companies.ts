@@ -4,7 +4,7 @@
 import type { Request, Response } from 'express';
 import { invalidRequest } from '../../errors.js';
 import type { CompaniesService, CompanyFilters } from '../../companies/service.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../../context.js';
 import { sendCharged, sendJson } from '../metering.js';
 
 type Input = Record<string, unknown>;

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { ApiError } from '../../errors.js';
 import { exportRecord } from '../../exports/exports.js';
 import { callerOf } from '../auth.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../../context.js';
 import { charge, sendJson, ticketOf } from '../metering.js';
 import { requestIdOf } from '../request-id.js';
 

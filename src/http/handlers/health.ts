@@ -1,7 +1,7 @@
 // GET /healthz: liveness and readiness (state store open, which catalog and registry release are loaded).
 
 import type { Request, Response } from 'express';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../../context.js';
 
 export function healthHandler(ctx: AppContext) {
   return async (_req: Request, res: Response): Promise<void> => {

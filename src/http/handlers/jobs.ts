@@ -8,7 +8,7 @@ import { GROUP_BY, type GroupBy, type JobsService } from '../../jobs/service.js'
 import type { JobsSnapshot } from '../../jobs/snapshot.js';
 import { translateEsDsl } from '../../jobs/es-dsl.js';
 import type { CompaniesService } from '../../companies/service.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../../context.js';
 import { sendCharged, sendJson } from '../metering.js';
 
 const withoutOptions = (input: Record<string, unknown>) => Object.fromEntries(Object.entries(input).filter(([k]) => !(LIST_OPTIONS as readonly string[]).includes(k)));

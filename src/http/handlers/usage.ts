@@ -6,7 +6,7 @@ import { invalidRequest } from '../../errors.js';
 import { digest } from '../../jobs/cursor.js';
 import { parseDateTime } from '../../query/dates.js';
 import { callerOf } from '../auth.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../../context.js';
 import { sendJson } from '../metering.js';
 import { requestIdOf } from '../request-id.js';
 

@@ -1,0 +1,31 @@
+// What every handler and MCP tool may use: configuration, stores, the published catalog and registry, the clock, the logger.
+
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { StateStore } from './db/state-store.js';
+import type { Publications } from './catalog/publications.js';
+import type { CompaniesService } from './companies/service.js';
+import type { JobsService } from './jobs/service.js';
+import type { ChangeFeed } from './feed/feed.js';
+import type { Exports } from './exports/exports.js';
+import type { Meter } from './metering/meter.js';
+import type { Ledger } from './metering/ledger.js';
+import type { CursorSigner } from './jobs/cursor.js';
+
+export interface AppContext {
+  config: Config;
+  store: StateStore;
+  publications: Publications;
+  jobs: JobsService;
+  companies: CompaniesService;
+  feed: ChangeFeed;
+  exports: Exports;
+  meter: Meter;
+  ledger: Ledger;
+  cursors: CursorSigner;
+  logger: Logger;
+  /** The time as the service sees it; tests move it to cross a window, a day or a month without sleeping. */
+  clock: () => Date;
+  /** True once shutdown has begun: health answers 503 so load balancers stop sending traffic. */
+  draining: boolean;
+}

@@ -1,0 +1,95 @@
+// The service core, without HTTP: the state store, the published catalog and registry, the services the
+// HTTP routes and the MCP tools share, and the background work (publication watcher, export runner,
+// ledger compactor). `serve` puts the HTTP API in front of it; `mcp` the stdio MCP server.
+
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { Publications } from './catalog/publications.js';
+import { PublicationWatcher } from './catalog/watcher.js';
+import { CompanyReleases, companyReleaseOpener } from './companies/releases.js';
+import { CompaniesService } from './companies/service.js';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { openState } from './db/open-state.js';
+import type { StateStore } from './db/state-store.js';
+import { Exports } from './exports/exports.js';
+import { ExportRunner, type RunnerOptions } from './exports/runner.js';
+import { ChangeFeed } from './feed/feed.js';
+import { adminSocketPath, startAdminSocket } from './http/admin-socket.js';
+import { CursorSigner } from './jobs/cursor.js';
+import { QueryEngine } from './jobs/engine.js';
+import { JobsService } from './jobs/service.js';
+import { jobsSnapshotOpener } from './jobs/snapshot.js';
+import { createLogger } from './logger.js';
+import { Ledger } from './metering/ledger.js';
+import { Meter } from './metering/meter.js';
+
+export interface CoreOptions {
+  /** An already open store (tests); otherwise the configured one is opened, locked and migrated. */
+  store?: StateStore;
+  logger?: Logger;
+  clock?: () => Date;
+  /** Export runner knobs for tests: jobs per file, and a hook called as each file is listed. */
+  exportRunner?: Pick<RunnerOptions, 'fileRecords' | 'onFileWritten'>;
+}
+
+export interface Core {
+  ctx: AppContext;
+  /** Looks for new publications; tests call check() instead of waiting for the next poll. */
+  watcher: PublicationWatcher;
+  /** Runs queued exports; tests wait for it with idle(). */
+  exportRunner: ExportRunner;
+  /**
+   * Stops the exports at once (after the file being written: they resume on the next start), waits for
+   * `drain` (the front end finishing the requests in flight), then settles what is left and closes the stores.
+   */
+  close(drain?: () => Promise<void>): Promise<void>;
+}
+
+export async function openCore(config: Config, options: CoreOptions = {}): Promise<Core> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const socket = adminSocketPath(config.dataDir);
+  const state = options.store ? undefined : await openState(config, { role: 'server', socket });
+  const store = options.store ?? state!.store;
+  const publications = new Publications();
+  const engine = await QueryEngine.open({ timeoutMs: config.queryTimeoutMs });
+  const cursors = await CursorSigner.open(config.dataDir);
+  const jobs = new JobsService(engine, cursors);
+  const openRelease = companyReleaseOpener(engine);
+  const releases = new CompanyReleases(publications, config.snapshotsDir, openRelease);
+  const companies = new CompaniesService(engine, releases, cursors);
+  const feed = new ChangeFeed(engine, join(config.dataDir, 'feed'), cursors, logger);
+  const clock = options.clock ?? (() => new Date());
+  const exports = new Exports(store, jobs, publications, join(config.dataDir, 'exports'), clock, () => runner.kick());
+  const meter = new Meter(store, clock, logger);
+  const ledger = new Ledger(store, engine, join(config.dataDir, 'ledger'), logger);
+  const runner = new ExportRunner(exports, store, jobs, engine, publications, clock, logger, meter, { leaseMs: config.exportLeaseMs, pollMs: 1000, ...options.exportRunner });
+  const ctx: AppContext = { config, store, publications, jobs, companies, feed, exports, meter, ledger, cursors, logger, clock, draining: false };
+  const opener = feed.opener(jobsSnapshotOpener(engine, join(config.dataDir, 'serving'), logger));
+  const watcher = new PublicationWatcher(config.snapshotsDir, publications, logger, opener, openRelease);
+  await watcher.start(config.catalogPollMs);
+  // The embedded store belongs to this process alone: an export left running was this server's, before a crash.
+  await runner.start({ resumeRunning: store.kind === 'pglite' });
+  ledger.startCompacting(config.ledgerCompactMs);
+  // Operator commands (accounts, keys) reach the embedded store this process holds through its admin socket.
+  const admin = state?.lock ? await startAdminSocket(socket, store, logger) : undefined;
+
+  let closing: Promise<void> | undefined;
+  const close = (drain: () => Promise<void> = () => Promise.resolve()) => {
+    const exportsStopped = runner.stop();
+    return (closing ??= drain().finally(async () => {
+      if (admin) await new Promise<void>((done) => admin.close(() => done()));
+      watcher.stop();
+      await exportsStopped;
+      // Requests answered during the drain settle before the store closes.
+      await meter.idle();
+      await ledger.stopCompacting();
+      await publications.closeNow();
+      await releases.closeNow();
+      await feed.close();
+      engine.close();
+      await state?.close();
+    }));
+  };
+  return { ctx, watcher, exportRunner: runner, close };
+}

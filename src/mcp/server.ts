@@ -1,0 +1,121 @@
+// The MCP server of one session: the tool list, input validation against each tool's schema, and the
+// answer of a call: its structured result, or a tool error carrying the API's error code and http_status.
+
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { AppContext } from '../context.js';
+import { errorBody, invalidRequest, type ApiError } from '../errors.js';
+import { toApiError } from '../http/error-handler.js';
+import { newRequestId } from '../http/request-id.js';
+import type { Caller } from '../metering/keys.js';
+import { isDateOrDateTime } from '../query/dates.js';
+import type { McpSession } from './session.js';
+import type { Tool } from './tool.js';
+import { ACCOUNT_TOOLS } from './tools/account.js';
+import { JOB_TOOLS } from './tools/jobs.js';
+import { readFileTool, searchDocsTool } from './tools/reading.js';
+
+export type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export interface McpServerOptions {
+  ctx: AppContext;
+  session: McpSession;
+  /** The caller of this call (its key checked again on every call: revoked keys stop at once); throws invalid_api_key. */
+  callerOf: (extra: CallExtra) => Promise<Caller>;
+  /** Told of every tool call while it runs: a shutdown lets them finish before it closes the sessions. */
+  track?: (call: Promise<unknown>) => void;
+}
+
+const INSTRUCTIONS = [
+  'Job postings catalog: jobs collected from employers and ATSs, duplicates merged into one job.',
+  'Call list_fields for the filters; search_jobs pages through matching jobs (or saves up to 5,000 to a file that read_file pages through); count_jobs counts; get_job fetches one.',
+  'search_jobs, get_job and count_jobs take one API request per call and charge one record per job returned; the other tools are free. get_usage shows what is left.',
+  'When a spending call answers status "confirmation_required", show the cost and call again with confirm: true only if that spending is wanted. search_docs answers questions about the API.',
+].join(' ');
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/** Each tool with the validator of its input. */
+interface Entry {
+  tool: Tool;
+  validate: ValidateFunction;
+}
+
+let registry: Map<string, Entry> | undefined;
+
+function tools(): Map<string, Entry> {
+  if (registry) return registry;
+  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+  addFormats(ajv);
+  ajv.addFormat('date-or-date-time', { type: 'string', validate: isDateOrDateTime });
+  const all = [...JOB_TOOLS, ...ACCOUNT_TOOLS, readFileTool, searchDocsTool];
+  // Amounts in cents are checked exactly by the tool (ajv's multipleOf: 0.01 rejects 0.07 by rounding).
+  const exact = (schema: unknown) => JSON.parse(JSON.stringify(schema), (k, v: unknown) => (k === 'multipleOf' && v === 0.01 ? undefined : v)) as object;
+  registry = new Map(all.map((tool) => [tool.name, { tool, validate: ajv.compile(exact(tool.inputSchema)) }]));
+  return registry;
+}
+
+export function createMcpServer(options: McpServerOptions): Server {
+  const entries = tools();
+  const server = new Server({ name: 'job-postings', title: 'Job postings data service', version: '0.1.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [...entries.values()].map(({ tool }) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema as { type: 'object' },
+      outputSchema: tool.outputSchema as { type: 'object' },
+      annotations: tool.annotations,
+    })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, (request, extra): Promise<CallToolResult> => {
+    const call = callTool(options, entries, request.params, extra);
+    options.track?.(call);
+    return call;
+  });
+  return server;
+}
+
+/** One tool call: the caller, the arguments checked against the tool's schema, then the tool. */
+async function callTool(options: McpServerOptions, entries: Map<string, Entry>, params: { name: string; arguments?: Record<string, unknown> }, extra: CallExtra): Promise<CallToolResult> {
+  const { ctx } = options;
+  const entry = entries.get(params.name);
+  if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. Call tools/list for the tools.`);
+  const requestId = newRequestId();
+  const started = performance.now();
+  const log = (fields: Record<string, unknown>) => ctx.logger.info({ request_id: requestId, tool: entry.tool.name, ms: Math.round(performance.now() - started), ...fields }, 'mcp tool call');
+  try {
+    const caller = await options.callerOf(extra);
+    const args = params.arguments ?? {};
+    if (!entry.validate(args)) throw invalidRequest(validationMessage(entry.validate.errors ?? []));
+    const result = await entry.tool.run(args, { ctx, session: options.session, caller, requestId });
+    log({ status: 'ok' });
+    return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+  } catch (error) {
+    const apiError = toApiError(error);
+    if (apiError.code === 'internal_error') ctx.logger.error({ err: error, request_id: requestId, tool: entry.tool.name }, 'mcp tool call failed');
+    log({ status: apiError.status, code: apiError.code });
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(toolError(apiError, requestId)) }] };
+  }
+}
+
+/** The error envelope of the HTTP API, with the status the same failure has there and, on 429, the seconds to wait. */
+export function toolError(error: ApiError, requestId: string): { error: Record<string, unknown> } {
+  const body = errorBody(error, requestId);
+  const retryAfter = error.headers['Retry-After'];
+  return { error: { ...body.error, http_status: error.status, ...(retryAfter ? { retry_after_seconds: Number(retryAfter) } : {}) } };
+}
+
+function validationMessage(errors: ErrorObject[]): string {
+  const [first] = errors;
+  if (!first) return 'The arguments are invalid.';
+  const where = first.instancePath === '' ? 'arguments' : first.instancePath.slice(1).replaceAll('/', '.');
+  if (first.keyword === 'additionalProperties') return `Unknown argument "${(first.params as { additionalProperty: string }).additionalProperty}"; list_fields names the filters.`;
+  if (first.keyword === 'enum') return `${where} must be one of: ${(first.params as { allowedValues: unknown[] }).allowedValues.join(', ')}.`;
+  return `${where} ${first.message ?? 'is invalid'}.`;
+}

@@ -1,0 +1,207 @@
+// The MCP tools over the jobs catalog: search_jobs, get_job and count_jobs (each one request per call),
+// and list_fields (none). They call the JobsService the HTTP routes call, on one pinned snapshot.
+
+import type { AppContext } from '../../context.js';
+import { invalidRequest } from '../../errors.js';
+import { isKeywordSearch, JOB_FIELDS, readFilters, readListOptions, type JobFilters, type ListOptions } from '../../jobs/filters.js';
+import { GROUP_BY, type GroupBy } from '../../jobs/service.js';
+import type { JobsSnapshot } from '../../jobs/snapshot.js';
+import { componentSchema, filterProperties, object, parameterDescription } from '../schemas.js';
+import { spend, type Spent } from '../spend.js';
+import type { Tool, ToolCall } from '../tool.js';
+import { CONFIRM, jobSchema, spendingOutput, WATERMARK } from './outputs.js';
+
+/** search_jobs pages (spec 8.6). */
+export const PAGE = { min: 1, max: 25, default: 10 };
+/** The most jobs save_to_file writes (spec 8.6). */
+export const FILE_JOBS = 5000;
+/** Jobs rendered per step while a file is written: bounds the memory a save holds. */
+const FILE_STEP = 250;
+
+/** Runs `work` on the latest snapshot (catalog_unavailable while none), pinned until it ends. */
+export async function onCatalog<T>(ctx: AppContext, work: (s: JobsSnapshot) => Promise<T>): Promise<T> {
+  const lease = ctx.publications.leaseCatalog();
+  try {
+    return await work(lease.value as JobsSnapshot);
+  } finally {
+    lease.release();
+  }
+}
+
+const LIST_OPTIONS = ['limit', 'cursor', 'sort', 'fields', 'include', 'save_to_file', 'confirm', 'group_by'];
+const filtersOf = (args: Record<string, unknown>): JobFilters => readFilters(Object.fromEntries(Object.entries(args).filter(([k]) => !LIST_OPTIONS.includes(k))), 'body');
+
+const SHAPE = {
+  fields: { ...componentSchema('FieldsList'), description: parameterDescription('fields') },
+  include: { ...componentSchema('IncludeList'), description: parameterDescription('include') },
+};
+
+const searchJobs: Tool = {
+  name: 'search_jobs',
+  title: 'Search jobs',
+  description:
+    'Lists the jobs matching the filters (the filters of GET /v1/jobs), a page of 1-25 (default 10) at a time; pass next_cursor as cursor for the next page. ' +
+    'With a text filter (q, title, description) the jobs come by relevance, else newest first. ' +
+    `With save_to_file: true it writes up to ${FILE_JOBS} matching jobs to a file of this session instead, which read_file pages through. ` +
+    'One call is one API request however many jobs it returns; each job counts one record. Call list_fields for what each filter means.',
+  inputSchema: object({
+    ...filterProperties(),
+    limit: { type: 'integer', minimum: PAGE.min, maximum: PAGE.max, default: PAGE.default, description: `Jobs per page, ${PAGE.min}-${PAGE.max}.` },
+    cursor: { ...componentSchema('Cursor'), description: 'The next_cursor of the previous page, with the same filters, fields, include, sort and limit.' },
+    sort: { ...componentSchema('JobSort'), description: parameterDescription('sort') },
+    ...SHAPE,
+    save_to_file: { type: 'boolean', default: false, description: `Write up to ${FILE_JOBS} matching jobs, in listing order, to a session file (read it with read_file) instead of returning a page. Not with cursor.` },
+    confirm: CONFIRM,
+  }),
+  outputSchema: spendingOutput({
+    jobs: { type: 'array', items: jobSchema(), description: 'The page of jobs (empty when saved to a file).' },
+    next_cursor: { type: ['string', 'null'], description: 'Pass as cursor for the next page; null on the last page.' },
+    snapshot_watermark: WATERMARK(),
+    file: object(
+      {
+        file_id: { type: 'string' },
+        jobs: { type: 'integer', minimum: 0, description: 'Jobs in the file.' },
+        snapshot_watermark: WATERMARK(),
+        created_at: { type: 'string', format: 'date-time' },
+      },
+      ['file_id', 'jobs', 'snapshot_watermark', 'created_at'],
+      'The file written by save_to_file; read it with read_file.',
+    ),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  run: async (args, call) => {
+    const filters = filtersOf(args);
+    const save = args.save_to_file === true;
+    if (save && args.cursor !== undefined) throw invalidRequest('save_to_file starts from the first matching job: leave cursor out.');
+    const limit = (args.limit as number | undefined) ?? PAGE.default;
+    const options = readListOptions({ fields: args.fields, include: args.include, sort: args.sort, cursor: args.cursor, limit: save ? FILE_STEP : limit }, filters, 'body');
+    const bound = save ? FILE_JOBS : limit;
+    const spending = {
+      tool: 'search_jobs',
+      routeClass: isKeywordSearch(filters) ? ('jobs_search' as const) : ('jobs_list' as const),
+      bound,
+      refine: () => onCatalog(call.ctx, async (s) => (await call.ctx.jobs.count(s, filters, undefined)).count),
+      confirmed: args.confirm === true,
+    };
+    return spend(call, spending, () => (save ? saveToFile(call, filters, options) : page(call, filters, options)));
+  },
+};
+
+async function page(call: ToolCall, filters: JobFilters, options: ListOptions): Promise<Spent> {
+  const { ctx } = call;
+  const body = await onCatalog(ctx, (s) => ctx.jobs.list(s, ctx.publications.registry, 'MCP search_jobs', filters, options));
+  const { data, next_cursor, snapshot_watermark } = JSON.parse(body.json) as { data: unknown[]; next_cursor: string | null; snapshot_watermark: string };
+  return { records: body.records, output: { jobs: data, next_cursor, snapshot_watermark } };
+}
+
+/** Writes the matching jobs to a session file; it is listed once its records are charged. */
+async function saveToFile(call: ToolCall, filters: JobFilters, options: ListOptions): Promise<Spent> {
+  const { ctx, session } = call;
+  return onCatalog(ctx, async (s) => {
+    const { docs } = await ctx.jobs.select(s, filters, options.sort, null, FILE_JOBS);
+    const file = await session.createFile(s.watermark);
+    try {
+      for (let i = 0; i < docs.length; i += FILE_STEP) await file.append(await ctx.jobs.render(s, ctx.publications.registry, docs.slice(i, i + FILE_STEP), options));
+    } catch (error) {
+      await file.drop();
+      throw error;
+    }
+    return { records: docs.length, output: { jobs: [], snapshot_watermark: s.watermark }, keep: async () => ({ file: await file.keep() }), drop: () => file.drop() };
+  });
+}
+
+const getJob: Tool = {
+  name: 'get_job',
+  title: 'Get one job',
+  description:
+    'One job by job_id, in the shape of GET /v1/jobs/{jobId}. A job merged into another answers with the surviving job and merged_from set to the id asked for. ' +
+    'A withdrawn job is a tool error job_withdrawn (410); an unknown id job_not_found (404). One call is one API request and one record.',
+  inputSchema: object(
+    {
+      job_id: { ...componentSchema('Uuid'), description: 'The job_id, a lowercase UUID.' },
+      ...SHAPE,
+      confirm: CONFIRM,
+    },
+    ['job_id'],
+  ),
+  outputSchema: spendingOutput({
+    job: jobSchema(),
+    merged_from: { type: 'string', description: 'The job_id asked for, when it was merged into this job.' },
+    snapshot_watermark: WATERMARK(),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  run: async (args, call) => {
+    const options = readListOptions({ fields: args.fields, include: args.include }, { currentness: [] }, 'body');
+    const asked = args.job_id as string;
+    const spending = { tool: 'get_job', routeClass: 'jobs_get' as const, bound: 1, refine: () => Promise.resolve(1), confirmed: args.confirm === true };
+    return spend(call, spending, () =>
+      onCatalog(call.ctx, async (s) => {
+        const registry = call.ctx.publications.registry;
+        let found = await call.ctx.jobs.one(s, registry, asked, options);
+        // A merged job's redirect names the job that survives it: one step (HTTP answers it with 308).
+        if ('redirect' in found) found = await call.ctx.jobs.one(s, registry, found.redirect, options);
+        if ('redirect' in found) throw new Error(`job ${asked} redirects more than once`);
+        const { data } = JSON.parse(found.json) as { data: { job_id: string } };
+        return { records: 1, output: { job: data, ...(data.job_id !== asked ? { merged_from: asked } : {}), snapshot_watermark: s.watermark } };
+      }),
+    );
+  },
+};
+
+const countJobs: Tool = {
+  name: 'count_jobs',
+  title: 'Count jobs',
+  description:
+    'How many jobs match the filters (those of GET /v1/jobs), exactly; with group_by, also the 25 largest groups. ' +
+    'One call is one API request; it returns no records.',
+  inputSchema: object({
+    ...filterProperties(),
+    group_by: { type: 'string', enum: [...GROUP_BY], description: 'Also count the matching jobs per value of this field (the 25 largest groups).' },
+    confirm: CONFIRM,
+  }),
+  outputSchema: spendingOutput({
+    count: { type: 'integer', minimum: 0 },
+    groups: (componentSchema('JobCount') as { properties: Record<string, unknown> }).properties.groups as Record<string, unknown>,
+    snapshot_watermark: WATERMARK(),
+  }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  run: async (args, call) => {
+    const filters = filtersOf(args);
+    const spending = { tool: 'count_jobs', routeClass: 'jobs_count' as const, bound: 0, refine: () => Promise.resolve(0), confirmed: args.confirm === true };
+    return spend(call, spending, () =>
+      onCatalog(call.ctx, async (s) => {
+        const result = await call.ctx.jobs.count(s, filters, args.group_by as GroupBy | undefined);
+        return { records: 0, output: { count: result.count, ...(result.groups ? { groups: result.groups } : {}), snapshot_watermark: s.watermark } };
+      }),
+    );
+  },
+};
+
+const listFields: Tool = {
+  name: 'list_fields',
+  title: 'List filters and fields',
+  description: 'The filters search_jobs and count_jobs take, with their rules; the job fields; the group_by values. Uses no requests.',
+  inputSchema: object({}),
+  outputSchema: object(
+    {
+      filters: { type: 'array', items: object({ name: { type: 'string' }, description: { type: 'string' }, schema: { type: 'object' } }, ['name', 'description', 'schema']) },
+      fields: { type: 'array', items: object({ name: { type: 'string' }, description: { type: 'string' } }, ['name', 'description']) },
+      group_by: { type: 'array', items: { type: 'string' } },
+    },
+    ['filters', 'fields', 'group_by'],
+  ),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  run: () => {
+    const job = jobSchema() as { properties: Record<string, { description?: string }> };
+    return Promise.resolve({
+      filters: Object.entries(filterProperties()).map(([name, schema]) => {
+        const { description, ...rest } = schema;
+        return { name, description: typeof description === 'string' ? description : '', schema: rest };
+      }),
+      fields: JOB_FIELDS.map((name) => ({ name, description: (job.properties[name]?.description ?? '').trim() })),
+      group_by: [...GROUP_BY],
+    });
+  },
+};
+
+export const JOB_TOOLS: Tool[] = [searchJobs, getJob, countJobs, listFields];

@@ -1,0 +1,84 @@
+// The MCP tools that read what needs no request: read_file (the jobs a search saved) and search_docs.
+
+import { object } from '../schemas.js';
+import { fileURLToPath } from 'node:url';
+import { DocsIndex } from '../docs-index.js';
+import type { Tool } from '../tool.js';
+import { jobSchema, WATERMARK } from './outputs.js';
+import { PAGE } from './jobs.js';
+
+export const readFileTool: Tool = {
+  name: 'read_file',
+  title: 'Read a saved file',
+  description: 'Pages through a file that search_jobs wrote with save_to_file in this session: jobs offset to offset + limit (1-25, default 10). Uses no requests: the jobs were charged when saved.',
+  inputSchema: object(
+    {
+      file_id: { type: 'string', minLength: 1, maxLength: 100, description: 'The file_id search_jobs returned.' },
+      offset: { type: 'integer', minimum: 0, default: 0, description: 'How many jobs of the file to skip: 0 for the first page, then next_offset.' },
+      limit: { type: 'integer', minimum: PAGE.min, maximum: PAGE.max, default: PAGE.default, description: `Jobs to return, ${PAGE.min}-${PAGE.max}.` },
+    },
+    ['file_id'],
+  ),
+  outputSchema: object(
+    {
+      file_id: { type: 'string' },
+      jobs: { type: 'array', items: jobSchema() },
+      offset: { type: 'integer', minimum: 0 },
+      next_offset: { type: ['integer', 'null'], description: 'Pass as offset for the next page; null at the end of the file.' },
+      total: { type: 'integer', minimum: 0, description: 'Jobs in the file.' },
+      snapshot_watermark: WATERMARK(),
+    },
+    ['file_id', 'jobs', 'offset', 'next_offset', 'total', 'snapshot_watermark'],
+  ),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  run: async (args, { session }) => {
+    const offset = (args.offset as number | undefined) ?? 0;
+    const limit = (args.limit as number | undefined) ?? PAGE.default;
+    const { file, lines } = await session.read(args.file_id as string, offset, limit);
+    const end = offset + lines.length;
+    return {
+      file_id: file.file_id,
+      jobs: lines.map((line) => JSON.parse(line) as unknown),
+      offset,
+      next_offset: end < file.jobs ? end : null,
+      total: file.jobs,
+      snapshot_watermark: file.snapshot_watermark,
+    };
+  },
+};
+
+/** The project's docs are part of the code: indexed once per process, on the first search. */
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+let index: Promise<DocsIndex> | undefined;
+const docs = () =>
+  (index ??= DocsIndex.load(ROOT).catch((error: unknown) => {
+    index = undefined;
+    throw error;
+  }));
+
+export const searchDocsTool: Tool = {
+  name: 'search_docs',
+  title: 'Search the documentation',
+  description: "Searches this service's documentation (the guides in docs/ and the API reference's descriptions) and returns the best passages, best first. Uses no requests.",
+  inputSchema: object(
+    {
+      query: { type: 'string', minLength: 1, maxLength: 200, description: 'Words to look for, e.g. "carry over monthly requests" or "title_advanced syntax".' },
+      limit: { type: 'integer', minimum: 1, maximum: 10, default: 5, description: 'Passages to return, 1-10.' },
+    },
+    ['query'],
+  ),
+  outputSchema: object(
+    {
+      results: {
+        type: 'array',
+        items: object(
+          { source: { type: 'string', description: 'The file it comes from.' }, title: { type: 'string' }, text: { type: 'string' }, score: { type: 'number' } },
+          ['source', 'title', 'text', 'score'],
+        ),
+      },
+    },
+    ['results'],
+  ),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  run: async (args) => ({ results: (await docs()).search(args.query as string, (args.limit as number | undefined) ?? 5) }),
+};

@@ -1,0 +1,200 @@
+import { expect } from 'chai';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { startTestAppWithCatalog, type TestApp } from '../support/app.js';
+import { output, overHttp, toolError } from '../support/mcp.js';
+
+interface Job {
+  job_id: string;
+  title: string;
+}
+interface Page {
+  status: string;
+  jobs: Job[];
+  next_cursor: string | null;
+  snapshot_watermark: string;
+  charged: { requests: number; records: number };
+}
+interface Usage {
+  requests: { used: number; remaining: number };
+  records?: { used: number; limit: number };
+  window: { used: number; limit: number };
+  confirmation_level: string;
+}
+
+const NOW = new Date('2026-11-25T10:00:30Z');
+const TOOLS = ['count_jobs', 'get_job', 'get_usage', 'list_fields', 'read_file', 'search_docs', 'search_jobs', 'set_confirmation_level', 'set_overage'];
+
+describe('MCP tools over Streamable HTTP (/mcp)', function () {
+  this.timeout(240_000);
+  let app: TestApp;
+  let key: string;
+  let accountId: string;
+  let client: Client;
+
+  before(async () => {
+    app = await startTestAppWithCatalog('mcp', { jobs: 300, seed: 8 });
+  });
+  beforeEach(async () => {
+    app.setNow(NOW);
+    ({ key, accountId } = await app.account({ plan: 'paid-25k' }));
+    client = await overHttp(app.url, key);
+  });
+  afterEach(() => client?.close());
+  after(async () => {
+    app?.setNow(undefined);
+    await app?.close();
+  });
+
+  const call = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args });
+  const ledger = async () => {
+    await app.service.ctx.meter.idle();
+    return app.store.query<{ route: string; method: string; route_class: string; status: number; records_charged: number }>(
+      'SELECT route, method, route_class, status, records_charged::int AS records_charged FROM ledger WHERE account_id = $1 ORDER BY seq',
+      [accountId],
+    );
+  };
+  const usage = async () => output<Usage>(await call('get_usage'));
+
+  describe('tools/list', () => {
+    it('lists the nine tools, each with a description and JSON Schemas of its input and output', async () => {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).to.deep.equal(TOOLS);
+      for (const tool of tools) {
+        expect(tool.description, tool.name).to.have.length.above(40);
+        expect(tool.inputSchema.type, tool.name).to.equal('object');
+        expect(tool.outputSchema?.type, tool.name).to.equal('object');
+      }
+      const search = tools.find((t) => t.name === 'search_jobs')!;
+      const props = search.inputSchema.properties as Record<string, { description?: string; maximum?: number; default?: number }>;
+      expect(props.title_advanced!.description).to.match(/Boolean title search/);
+      expect(props.limit).to.include({ maximum: 25, default: 10 });
+      expect(JSON.stringify(search.inputSchema)).to.not.include('$ref');
+    });
+  });
+
+  describe('search_jobs', () => {
+    it('answers a page of 10 by default, the jobs of POST /v1/jobs/search in the same shape, and pages on with next_cursor', async () => {
+      const first = output<Page>(await call('search_jobs', { country: 'US' }));
+      expect(first.status).to.equal('done');
+      expect(first.jobs).to.have.length(10);
+      const http = await app.api.post<{ data: Job[]; next_cursor: string }>('/v1/jobs/search', { country: 'US', limit: 10 }, { key });
+      expect(first.jobs).to.deep.equal(http.body.data);
+      const second = output<Page>(await call('search_jobs', { country: 'US', cursor: first.next_cursor }));
+      const httpNext = await app.api.post<{ data: Job[] }>('/v1/jobs/search', { country: 'US', limit: 10, cursor: http.body.next_cursor }, { key });
+      expect(second.jobs).to.deep.equal(httpNext.body.data);
+      expect(first.charged).to.deep.equal({ requests: 1, records: 10 });
+    });
+
+    it('ranks a keyword search like the HTTP route, with fields and limit', async () => {
+      const args = { q: 'engineer', limit: 5, fields: ['job_id', 'title'] };
+      const page = output<Page>(await call('search_jobs', args));
+      const http = await app.api.post<{ data: Job[] }>('/v1/jobs/search', args, { key });
+      expect(page.jobs).to.deep.equal(http.body.data);
+      expect(Object.keys(page.jobs[0] ?? { job_id: 1, title: 1 }).sort()).to.deep.equal(['job_id', 'title']);
+    });
+
+    it('refuses a page over 25, an unknown argument and a bad filter with invalid_request (http_status 400), spending nothing', async () => {
+      expect(toolError(await call('search_jobs', { limit: 26 }))).to.include({ code: 'invalid_request', http_status: 400 });
+      expect(toolError(await call('search_jobs', { colour: 'red' })).message).to.match(/Unknown argument "colour"/);
+      expect(toolError(await call('search_jobs', { title_advanced: 'NOT nurse' })).message).to.match(/positive search term/);
+      expect(toolError(await call('search_jobs', { posted_since: 'yesterday' })).http_status).to.equal(400);
+      expect((await usage()).requests.used).to.equal(0);
+    });
+
+    it('saves every match to a session file that read_file pages through, in listing order, charging one request and the saved jobs', async () => {
+      const all: Job[] = [];
+      for (let cursor: string | undefined, more = true; more; ) {
+        const r = await app.api.post<{ data: Job[]; next_cursor: string | null }>('/v1/jobs/search', { country: 'US', limit: 250, ...(cursor ? { cursor } : {}) }, { key });
+        all.push(...r.body.data);
+        cursor = r.body.next_cursor ?? undefined;
+        more = cursor !== undefined;
+      }
+      const before = await ledger();
+      const saved = output<Page & { file: { file_id: string; jobs: number } }>(await call('search_jobs', { country: 'US', save_to_file: true }));
+      expect(saved.file.jobs).to.equal(all.length);
+      expect(saved.charged).to.deep.equal({ requests: 1, records: all.length });
+      const read: Job[] = [];
+      let offset: number | null = 0;
+      while (offset !== null) {
+        const r: { jobs: Job[]; next_offset: number | null; total: number } = output(await call('read_file', { file_id: saved.file.file_id, offset, limit: 25 }));
+        expect(r.total).to.equal(all.length);
+        read.push(...r.jobs);
+        offset = r.next_offset;
+      }
+      expect(read).to.deep.equal(all);
+      // One request for the save; read_file used none.
+      const rows = (await ledger()).slice(before.length);
+      expect(rows).to.have.length(1);
+      expect(rows[0]).to.include({ method: 'MCP', route: 'mcp/search_jobs', route_class: 'jobs_list', status: 200, records_charged: all.length });
+    });
+
+    it('does not let another session read a file, and refuses save_to_file with a cursor', async () => {
+      const saved = output<{ file: { file_id: string } }>(await call('search_jobs', { save_to_file: true, limit: 1 }));
+      const other = await overHttp(app.url, key);
+      try {
+        expect(toolError(await other.callTool({ name: 'read_file', arguments: { file_id: saved.file.file_id } }))).to.include({ code: 'file_not_found', http_status: 404 });
+      } finally {
+        await other.close();
+      }
+      const page = output<Page>(await call('search_jobs', {}));
+      expect(toolError(await call('search_jobs', { save_to_file: true, cursor: page.next_cursor })).message).to.match(/leave cursor out/);
+    });
+  });
+
+  describe('get_job and count_jobs', () => {
+    it('get_job answers the job of GET /v1/jobs/{jobId}; an unknown id is the tool error job_not_found (404)', async () => {
+      const [some] = output<Page>(await call('search_jobs', { limit: 1 })).jobs;
+      const got = output<{ job: Job; snapshot_watermark: string; charged: unknown }>(await call('get_job', { job_id: some!.job_id, include: ['company'] }));
+      const http = await app.api.get<{ data: Job }>(`/v1/jobs/${some!.job_id}?include=company`, { key });
+      expect(got.job).to.deep.equal(http.body.data);
+      expect(got.charged).to.deep.equal({ requests: 1, records: 1 });
+      expect(toolError(await call('get_job', { job_id: '00000000-0000-4000-8000-000000000000' }))).to.include({ code: 'job_not_found', http_status: 404 });
+      expect(toolError(await call('get_job', { job_id: 'not-a-uuid' })).http_status).to.equal(400);
+    });
+
+    it('count_jobs answers the count of GET /v1/jobs/count, with groups, and charges no records', async () => {
+      const counted = output<{ count: number; groups: { value: string | null; count: number }[]; charged: unknown }>(await call('count_jobs', { country: 'US', group_by: 'work_arrangement' }));
+      const http = await app.api.get<{ count: number; groups: unknown[] }>('/v1/jobs/count?country=US&group_by=work_arrangement', { key });
+      expect(counted.count).to.equal(http.body.count);
+      expect(counted.groups).to.deep.equal(http.body.groups);
+      expect(counted.charged).to.deep.equal({ requests: 1, records: 0 });
+    });
+  });
+
+  describe('list_fields, search_docs, get_usage', () => {
+    it('list_fields names every filter with its rule, the job fields and the group_by values, using no request', async () => {
+      const fields = output<{ filters: { name: string; description: string }[]; fields: { name: string }[]; group_by: string[] }>(await call('list_fields'));
+      const names = fields.filters.map((f) => f.name);
+      expect(names).to.include.members(['q', 'title', 'title_advanced', 'country', 'currentness', 'pay_min', 'posted_since']);
+      expect(fields.filters.find((f) => f.name === 'q')!.description).to.match(/title or the description/);
+      expect(fields.fields.map((f) => f.name)).to.include.members(['job_id', 'title', 'postings', 'locations']);
+      expect(fields.group_by).to.include('country');
+      expect((await usage()).requests.used).to.equal(0);
+    });
+
+    it('search_docs ranks passages of docs/ and the OpenAPI descriptions', async () => {
+      const found = output<{ results: { source: string; title: string; text: string }[] }>(await call('search_docs', { query: 'change feed resume cursor', limit: 3 }));
+      expect(found.results).to.have.length(3);
+      expect(found.results.some((r) => r.source === 'docs/sync-and-exports.md' || /changes/.test(r.title))).to.equal(true);
+      const params = output<{ results: { source: string }[] }>(await call('search_docs', { query: 'title_advanced boolean' }));
+      expect(params.results.map((r) => r.source)).to.include('openapi.yaml');
+    });
+
+    it('counts one request per search_jobs, get_job and count_jobs call and none for the other tools', async () => {
+      await call('list_fields');
+      await call('search_docs', { query: 'overage' });
+      await call('set_confirmation_level', { level: 'paid_only' });
+      const start = await usage();
+      expect(start.requests.used).to.equal(0);
+      const page = output<Page>(await call('search_jobs', { limit: 25 }));
+      await call('get_job', { job_id: page.jobs[0]!.job_id });
+      await call('count_jobs', {});
+      const end = await usage();
+      expect(end.requests.used).to.equal(3);
+      expect(end.requests.remaining).to.equal(start.requests.remaining - 3);
+      expect(end.records!.used).to.equal(26);
+      expect(end.window.used).to.equal(3);
+      expect((await ledger()).map((r) => r.route)).to.deep.equal(['mcp/search_jobs', 'mcp/get_job', 'mcp/count_jobs']);
+    });
+  });
+});

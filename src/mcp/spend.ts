@@ -65,6 +65,9 @@ export async function spend(call: ToolCall, spending: Spending, work: () => Prom
 
 /** The cost of the call when the session's level asks to confirm it; null to go ahead. */
 async function costToConfirm(call: ToolCall, spending: Spending, info: { method: string; route: string; routeClass: RouteClass; metered: boolean }): Promise<Cost | null> {
+  // An account that nothing can bill (overage off, no prepaid balance) has nothing to confirm at
+  // paid_only: the common case costs no look at the store.
+  if (call.session.level === 'paid_only' && !canBill(call.caller.account)) return null;
   const { standing, refusal } = await call.ctx.meter.peek(call.caller, info);
   // A call admission would refuse costs nothing: it goes on to its refusal.
   if (refusal) return null;
@@ -73,6 +76,10 @@ async function costToConfirm(call: ToolCall, spending: Spending, info: { method:
   if (call.session.level === 'paid_only' && !rough.paid) return null;
   const exact = costOf(standing, account, spending.routeClass, Math.min(spending.bound, await spending.refine()));
   return call.session.level === 'always' || exact.paid ? exact : null;
+}
+
+function canBill(account: AccountRow): boolean {
+  return account.overage_enabled || (account.billing_model === 'requests' && Number(account.prepaid_micros) > 0);
 }
 
 /** What a call of `records` records would cost the account as it stands (before volume discounts). */

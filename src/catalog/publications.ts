@@ -82,6 +82,16 @@ export class Publications {
     return { value: slot.value, release: slot.lease() };
   }
 
+  /** Runs `work` on the latest catalog (503 catalog_unavailable while none), pinned until it ends. */
+  async onCatalog<T>(work: (catalog: CatalogSnapshot) => Promise<T>): Promise<T> {
+    const lease = this.leaseCatalog();
+    try {
+      return await work(lease.value);
+    } finally {
+      lease.release();
+    }
+  }
+
   /** The active registry release, pinned until release(); 503 registry_unavailable while none is active. */
   leaseRegistry(): Lease<RegistryRelease> {
     const slot = this.registrySlot;

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import esb from 'elastic-builder';
 import { ApiError } from '../../src/errors.js';
-import { acceptedClauses, ES_DSL_FIELDS, translateEsDsl } from '../../src/jobs/es-dsl.js';
+import { translateEsDsl } from '../../src/jobs/es-dsl.js';
+import { acceptedClauses, ES_DSL_FIELDS } from '../../src/jobs/es-dsl-fields.js';
 import { LIST_OPTIONS, readFilters, readListOptions } from '../../src/jobs/filters.js';
 import { parseAdvanced, toTsquery } from '../../src/search/query.js';
 

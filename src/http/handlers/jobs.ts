@@ -23,12 +23,10 @@ export function jobHandlers(ctx: AppContext, jobs: JobsService, companies: Compa
    * catalog, without the HTTP, key and validation work around it.
    */
   async function pinned<T>(res: Response, work: (s: JobsSnapshot) => Promise<T>): Promise<T> {
-    const lease = ctx.publications.leaseCatalog();
     const started = performance.now();
     try {
-      return await work(lease.value as JobsSnapshot);
+      return await ctx.publications.onCatalog((s) => work(s as JobsSnapshot));
     } finally {
-      lease.release();
       res.set('Server-Timing', `catalog;dur=${(performance.now() - started).toFixed(3)}`);
     }
   }

@@ -18,18 +18,14 @@ export const FILE_JOBS = 5000;
 /** Jobs rendered per step while a file is written: bounds the memory a save holds. */
 const FILE_STEP = 250;
 
-/** Runs `work` on the latest snapshot (catalog_unavailable while none), pinned until it ends. */
-export async function onCatalog<T>(ctx: AppContext, work: (s: JobsSnapshot) => Promise<T>): Promise<T> {
-  const lease = ctx.publications.leaseCatalog();
-  try {
-    return await work(lease.value as JobsSnapshot);
-  } finally {
-    lease.release();
-  }
-}
+/** Runs `work` on the latest jobs snapshot, pinned until it ends (Publications.onCatalog). */
+const onCatalog = <T>(ctx: AppContext, work: (s: JobsSnapshot) => Promise<T>): Promise<T> => ctx.publications.onCatalog((s) => work(s as JobsSnapshot));
 
 const LIST_OPTIONS = ['limit', 'cursor', 'sort', 'fields', 'include', 'save_to_file', 'confirm', 'group_by'];
 const filtersOf = (args: Record<string, unknown>): JobFilters => readFilters(Object.fromEntries(Object.entries(args).filter(([k]) => !LIST_OPTIONS.includes(k))), 'body');
+
+/** The job filters' schemas, read once from openapi.yaml for the tools' inputs and list_fields. */
+const FILTERS = filterProperties();
 
 const SHAPE = {
   fields: { ...componentSchema('FieldsList'), description: parameterDescription('fields') },
@@ -45,7 +41,7 @@ const searchJobs: Tool = {
     `With save_to_file: true it writes up to ${FILE_JOBS} matching jobs to a file of this session instead, which read_file pages through. ` +
     'One call is one API request however many jobs it returns; each job counts one record. Call list_fields for what each filter means.',
   inputSchema: object({
-    ...filterProperties(),
+    ...FILTERS,
     limit: { type: 'integer', minimum: PAGE.min, maximum: PAGE.max, default: PAGE.default, description: `Jobs per page, ${PAGE.min}-${PAGE.max}.` },
     cursor: { ...componentSchema('Cursor'), description: 'The next_cursor of the previous page, with the same filters, fields, include, sort and limit.' },
     sort: { ...componentSchema('JobSort'), description: parameterDescription('sort') },
@@ -155,7 +151,7 @@ const countJobs: Tool = {
     'How many jobs match the filters (those of GET /v1/jobs), exactly; with group_by, also the 25 largest groups. ' +
     'One call is one API request; it returns no records.',
   inputSchema: object({
-    ...filterProperties(),
+    ...FILTERS,
     group_by: { type: 'string', enum: [...GROUP_BY], description: 'Also count the matching jobs per value of this field (the 25 largest groups).' },
     confirm: CONFIRM,
   }),
@@ -194,7 +190,7 @@ const listFields: Tool = {
   run: () => {
     const job = jobSchema() as { properties: Record<string, { description?: string }> };
     return Promise.resolve({
-      filters: Object.entries(filterProperties()).map(([name, schema]) => {
+      filters: Object.entries(FILTERS).map(([name, schema]) => {
         const { description, ...rest } = schema;
         return { name, description: typeof description === 'string' ? description : '', schema: rest };
       }),

@@ -1,13 +1,18 @@
-// The metering benchmarks of issue 6: `npm run bench:metering -- [--rows 10000000] [--seconds 10]`.
+// The metering benchmarks of issues 6 and 17:
+// `npm run bench:metering -- [--rows 10000000] [--seconds 10] [--year-segments 24] [--year-rows 100] [--year-only]`.
 // 1. admissions: how many requests a second the embedded store (PGlite on disk) admits and settles,
 //    each one admission and one settlement charging one record, as the server does for GET /v1/jobs/{id},
 //    from 4 concurrent callers over 200 accounts;
 // 2. analytics: GET /v1/usage/analytics's work (Ledger.daily) for one account, over a ledger of --rows
-//    rows in day-partitioned Parquet segments (30 days, 1,000 accounts) plus rows still in the store.
+//    rows in day-partitioned Parquet segments (30 days, 1,000 accounts) plus rows still in the store;
+// 3. a year of segments: both usage routes' work (Ledger.events' first page, Ledger.daily over the year
+//    and over the month) on 366 days of --year-segments small segments a day of --year-rows rows each,
+//    20 accounts, as 60-second compaction leaves them; then after merging each closed day into one
+//    segment, and after merging each closed month into one as well.
 // The per-request overhead on the HTTP path is the meter column of `npm run bench` (Server-Timing).
 // It prints the figures and writes them as JSON under bench/results/.
 
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,30 +23,33 @@ import { QueryEngine } from '../src/jobs/engine.js';
 import { createAccount, findAccount } from '../src/metering/accounts.js';
 import { issueKey, type Caller } from '../src/metering/keys.js';
 import { Ledger } from '../src/metering/ledger.js';
+import { segmentFile } from '../src/metering/ledger-files.js';
 import { Meter } from '../src/metering/meter.js';
 
 const { values } = parseArgs({
-  options: { rows: { type: 'string', default: '10000000' }, seconds: { type: 'string', default: '10' } },
+  options: {
+    rows: { type: 'string', default: '10000000' },
+    seconds: { type: 'string', default: '10' },
+    'year-segments': { type: 'string', default: '24' },
+    'year-rows': { type: 'string', default: '100' },
+    'year-only': { type: 'boolean', default: false },
+  },
   strict: true,
 });
-const rows = Number(values.rows);
-const seconds = Number(values.seconds);
 const logger = pino({ level: 'silent' });
 const root = await mkdtemp(join(tmpdir(), 'jps-bench-metering-'));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))]!;
+const PARQUET = '(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)';
 
-try {
-  const store = await PgliteStore.open(join(root, 'state'));
-  await migrate(store);
+/** 1. Admissions a second: admit + settle (one record), 4 callers, round robin over 200 accounts. */
+async function admissions(store: PgliteStore, seconds: number) {
   const callers: Caller[] = [];
   for (let i = 0; i < 200; i++) {
     const account = await createAccount(store, { plan: 'paid-500k' });
     const key = await issueKey(store, account.account_id);
     callers.push({ keyId: key.key_id, account: (await findAccount(store, account.account_id))! });
   }
-
-  // 1. Admissions a second: admit + settle (one record), 4 callers, round robin over the accounts.
   // The clock moves a minute per 60 requests of an account so that no window fills up.
   let n = 0;
   const clock = () => new Date(Date.UTC(2026, 10, 2) + Math.floor(n / callers.length / 50) * 60_000);
@@ -62,17 +70,20 @@ try {
       }
     }),
   );
-  const admitted = latencies.length / ((performance.now() - started) / 1000);
+  const perSecond = latencies.length / ((performance.now() - started) / 1000);
   const [ledgerRows] = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger');
   const [charged] = await store.query<{ n: number }>('SELECT sum(records_used)::int AS n FROM usage_months');
   if (ledgerRows!.n !== latencies.length || charged!.n !== latencies.length) throw new Error(`ledger ${ledgerRows!.n} rows, ${charged!.n} records charged, for ${latencies.length} requests`);
-  console.log(`admissions  ${admitted.toFixed(0)} admitted and settled a second (embedded store, 4 callers); admit+settle median ${median(latencies).toFixed(3)} ms, p99 ${p99(latencies).toFixed(3)} ms`);
+  console.log(`admissions  ${perSecond.toFixed(0)} admitted and settled a second (embedded store, 4 callers); admit+settle median ${median(latencies).toFixed(3)} ms, p99 ${p99(latencies).toFixed(3)} ms`);
+  return { accountId: callers[0]!.account.account_id, figures: { per_second: perSecond, median_ms: median(latencies), p99_ms: p99(latencies), callers: 4, accounts: callers.length } };
+}
 
-  // 2. Analytics over `rows` ledger rows: Parquet segments written by DuckDB in the compactor's layout,
-  // registered as durable, plus the rows of part 1 still in the store.
-  const engine = await QueryEngine.open({ timeoutMs: 600_000 });
+/**
+ * 2. Analytics over `rows` ledger rows: Parquet segments written by DuckDB in the compactor's layout,
+ * registered as durable, plus the rows of part 1 still in the store.
+ */
+async function analytics(store: PgliteStore, engine: QueryEngine, accountId: string, rows: number) {
   const ledgerDir = join(root, 'ledger');
-  const accounts = callers.slice(0, 1).map((c) => c.account.account_id);
   const days = 30;
   const perDay = Math.ceil(rows / days);
   const t0 = performance.now();
@@ -80,13 +91,13 @@ try {
     const day = new Date(Date.UTC(2026, 9, 1 + d)).toISOString().slice(0, 10);
     const [segment] = await store.query<{ segment_id: string }>("INSERT INTO ledger_segments (day, state, rows) VALUES ($1::date, 'durable', $2) RETURNING segment_id", [day, perDay]);
     await mkdir(join(ledgerDir, `day=${day}`), { recursive: true });
-    const path = join(ledgerDir, `day=${day}`, `segment-${segment!.segment_id}.parquet`);
+    const path = segmentFile(ledgerDir, { segment_id: segment!.segment_id, day, level: 0 });
     // One account in a thousand is the measured one; the rest are the other 999 accounts.
     await engine.withConnection((c) =>
       c.run(
         `COPY (
            SELECT (${d} * ${perDay} + i)::BIGINT AS seq, 'req_' || (${d} * ${perDay} + i) AS request_id,
-                  CASE WHEN i % 1000 = 0 THEN '${accounts[0]}' ELSE 'acct_other_' || (i % 1000) END AS account_id,
+                  CASE WHEN i % 1000 = 0 THEN '${accountId}' ELSE 'acct_other_' || (i % 1000) END AS account_id,
                   'key' || (i % 3) AS api_key_id,
                   TIMESTAMPTZ '${day} 00:00:00+00' + to_milliseconds((i * 86399999 // ${perDay})::BIGINT) AS occurred_at,
                   'GET' AS method, '/v1/jobs' AS route, ['jobs_list', 'jobs_search', 'jobs_get', 'jobs_count'][1 + i % 4] AS route_class,
@@ -94,7 +105,8 @@ try {
                   0::BIGINT AS overage_micros, 'included' AS settlement_status
            FROM range(${perDay}) t(i)
            ORDER BY account_id, seq
-         ) TO '${path}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)`,
+         ) TO $path ${PARQUET}`,
+        { path },
       ),
     );
   }
@@ -104,7 +116,7 @@ try {
   let result: Awaited<ReturnType<Ledger['daily']>> = [];
   for (let run = 0; run < 21; run++) {
     const t = performance.now();
-    result = await ledger.daily(accounts[0]!, '2026-10-01', '2026-11-30', run % 2 === 0 ? null : 'route_class');
+    result = await ledger.daily(accountId, '2026-10-01', '2026-11-30', run % 2 === 0 ? null : 'route_class');
     times.push(performance.now() - t);
   }
   const total = result.reduce((sum, r) => sum + r.requests, 0);
@@ -112,23 +124,176 @@ try {
     `analytics   ${rows.toLocaleString('en-US')} ledger rows in ${days} daily segments (written in ${writeSeconds.toFixed(1)} s): ` +
       `one account's ${total.toLocaleString('en-US')} requests over 61 days, median ${median(times).toFixed(1)} ms, p99 ${p99(times).toFixed(1)} ms (21 runs)`,
   );
+  return { ledger_rows: rows, median_ms: median(times), p99_ms: p99(times), runs: times.length, account_requests: total };
+}
+
+const TODAY = '2026-11-23';
+const YEAR_DAYS = 366;
+const YEAR_ACCOUNTS = 20;
+const MEASURED = 'acct_0';
+
+/**
+ * Registers `days` × `perDay` durable segments of `rowsPer` rows each from day `first`, and writes their
+ * files: one COPY into a folder per segment (one thread: one file each), each then renamed into the
+ * ledger's layout. A segment's rows fall in its slice of the day, as a compaction a minute would cut them.
+ */
+async function writeYear(store: PgliteStore, dir: string, first: string, perDay: number, rowsPer: number): Promise<number> {
+  const count = YEAR_DAYS * perDay;
+  const segments = await store.query<{ segment_id: string; day: string; min_seq: string }>(
+    `INSERT INTO ledger_segments (day, state, rows, level, min_seq, max_seq)
+     SELECT $1::date + (g / $2::int), 'durable', $3::bigint, 0, g * $3::bigint + 1, (g + 1) * $3::bigint FROM generate_series(0, $4::int - 1) AS g ORDER BY g
+     RETURNING segment_id, to_char(day, 'YYYY-MM-DD') AS day, min_seq`,
+    [first, perDay, rowsPer, count],
+  );
+  const stage = join(root, 'year-stage');
+  const writer = await QueryEngine.open({ threads: 1, connections: 1, timeoutMs: 3_600_000 });
+  const slice = Math.floor(86_400_000 / perDay);
+  try {
+    await writer.withConnection((c) =>
+      c.run(
+        `COPY (
+           SELECT i // ${rowsPer} AS g, (i + 1)::BIGINT AS seq, 'req_' || i AS request_id, 'acct_' || (i % ${YEAR_ACCOUNTS}) AS account_id,
+                  'key_' || (i % 3) AS api_key_id,
+                  $first::TIMESTAMPTZ + to_milliseconds(((i // ${rowsPer}) // ${perDay} * 86400000 + (i // ${rowsPer}) % ${perDay} * ${slice} + i % ${rowsPer} * ${Math.floor(slice / rowsPer)})::BIGINT) AS occurred_at,
+                  'GET' AS method, '/v1/jobs' AS route, ['jobs_list', 'jobs_search', 'jobs_get', 'jobs_count'][1 + i % 4] AS route_class,
+                  (CASE WHEN i % 50 = 0 THEN 400 ELSE 200 END)::SMALLINT AS status, (i % 51)::BIGINT AS records_charged,
+                  (i % 7 * 100)::BIGINT AS overage_micros, 'included' AS settlement_status
+           FROM range(${count * rowsPer}) t(i)
+           ORDER BY g, account_id, seq
+         ) TO $stage (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (g))`,
+        { first: `${first} 00:00:00+00`, stage },
+      ),
+    );
+  } finally {
+    writer.close();
+  }
+  for (const s of segments) {
+    const folder = join(stage, `g=${(Number(s.min_seq) - 1) / rowsPer}`);
+    const written = await readdir(folder);
+    if (written.length !== 1) throw new Error(`${folder} holds ${written.length} files, not one`);
+    const path = segmentFile(dir, { ...s, level: 0 });
+    await mkdir(join(path, '..'), { recursive: true });
+    await rename(join(folder, written[0]!), path);
+  }
+  await rm(stage, { recursive: true, force: true });
+  return count;
+}
+
+/** Median time of `runs` calls of `work`, and how many segment files one call read. */
+async function timed(runs: number, work: (run: number) => Promise<unknown>, filesRead: () => number = () => 0) {
+  const times: number[] = [];
+  let files = 0;
+  for (let run = 0; run < runs; run++) {
+    const read = filesRead();
+    const t = performance.now();
+    await work(run);
+    times.push(performance.now() - t);
+    files = filesRead() - read;
+  }
+  return { median_ms: median(times), files, runs };
+}
+
+/** Both usage routes' work for the measured account, as GET /v1/usage/requests and /analytics call it. */
+async function usageCalls(ledger: Ledger, first: string, slowRuns: number) {
+  const capturedAt = new Date(`${TODAY}T23:59:00Z`);
+  const page = (routeClass: string | null) =>
+    ledger.events({ accountId: MEASURED, start: null, end: null, routeClass, apiKeyId: null, highWater: Number.MAX_SAFE_INTEGER, capturedAt, before: Number.POSITIVE_INFINITY, exclude: '' }, 51);
+  const files = () => ledger.filesRead;
+  const year = (run: number) => ledger.daily(MEASURED, first, TODAY, run % 2 === 0 ? null : 'route_class');
+  return {
+    answer: JSON.stringify([await page(null), await year(0), await year(1)]),
+    events_first_page: await timed(21, () => page(null), files),
+    events_no_match: await timed(slowRuns, () => page('exports'), files),
+    daily_year: await timed(slowRuns, year, files),
+    daily_month: await timed(21, (run) => ledger.daily(MEASURED, `${TODAY.slice(0, 8)}01`, TODAY, run % 2 === 0 ? null : 'route_class'), files),
+  };
+}
+
+/** Merges with `ledger` and deletes what it replaced; prints and returns what it did. */
+async function mergeAll(ledger: Ledger, what: string) {
+  let t = performance.now();
+  const merges = await ledger.merge();
+  const seconds = (performance.now() - t) / 1000;
+  t = performance.now();
+  const deleted = await ledger.sweep();
+  console.log(`year        ${what}: ${merges} merges in ${seconds.toFixed(1)} s; ${deleted.toLocaleString('en-US')} replaced files deleted in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  return { merges, seconds, deleted };
+}
+
+/**
+ * 3. A year of small segments: the usage routes' work before merging, after merging each closed day into
+ * one segment, and after merging each closed month into one as well (the default), in one run.
+ */
+async function yearOfSegments(perDay: number, rowsPer: number) {
+  const store = await PgliteStore.open(join(root, 'year-state'));
+  await migrate(store);
+  const engine = await QueryEngine.open({ timeoutMs: 600_000 });
+  const dir = join(root, 'year-ledger');
+  const first = new Date(Date.parse(`${TODAY}T00:00:00Z`) - (YEAR_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
+  const t = performance.now();
+  const count = await writeYear(store, dir, first, perDay, rowsPer);
+  console.log(
+    `year        ${YEAR_DAYS} days (${first} to ${TODAY}, the last one open) of ${perDay} segments of ${rowsPer} rows, ${YEAR_ACCOUNTS} accounts: ` +
+      `${count.toLocaleString('en-US')} segments, ${(count * rowsPer).toLocaleString('en-US')} rows, written in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
+  // Files a merge replaces are deleted at once: nothing else reads them here.
+  const clock = () => new Date(`${TODAY}T23:59:00Z`);
+  const days = new Ledger(store, engine, dir, logger, { clock, retireGraceMs: 0, mergeMonths: false });
+  const before = await usageCalls(days, first, 3);
+  print('before merging', before);
+  const dayMerges = await mergeAll(days, 'merging days');
+  const afterDays = await usageCalls(days, first, 21);
+  print('one segment per closed day', afterDays);
+  const months = new Ledger(store, engine, dir, logger, { clock, retireGraceMs: 0 });
+  const monthMerges = await mergeAll(months, 'merging months');
+  const afterMonths = await usageCalls(months, first, 21);
+  print('and per closed month', afterMonths);
+  if (afterDays.answer !== before.answer || afterMonths.answer !== before.answer) throw new Error('the usage calls answer differently after merging');
   engine.close();
   await store.close();
+  const figures = ({ answer: _, ...calls }: typeof before) => calls;
+  return {
+    segments: count,
+    rows: count * rowsPer,
+    segments_per_day: perDay,
+    rows_per_segment: rowsPer,
+    before: figures(before),
+    day_merges: dayMerges,
+    after_days: figures(afterDays),
+    month_merges: monthMerges,
+    after_months: figures(afterMonths),
+  };
+}
 
+function print(when: string, calls: Awaited<ReturnType<typeof usageCalls>>): void {
+  const one = (name: string, f: { median_ms: number; files: number; runs: number }) => `${name} ${f.median_ms.toFixed(1)} ms (${f.files.toLocaleString('en-US')} files, ${f.runs} runs)`;
+  console.log(
+    `year        ${when}: ` +
+      [
+        one('events first page', calls.events_first_page),
+        one('events matching nothing', calls.events_no_match),
+        one('analytics of the year', calls.daily_year),
+        one('analytics of the month', calls.daily_month),
+      ].join('; '),
+  );
+}
+
+try {
+  const results: Record<string, unknown> = { at: new Date().toISOString() };
+  if (!values['year-only']) {
+    const store = await PgliteStore.open(join(root, 'state'));
+    await migrate(store);
+    const measured = await admissions(store, Number(values.seconds));
+    results.admissions = measured.figures;
+    const engine = await QueryEngine.open({ timeoutMs: 600_000 });
+    results.analytics = await analytics(store, engine, measured.accountId, Number(values.rows));
+    engine.close();
+    await store.close();
+  }
+  results.year = await yearOfSegments(Number(values['year-segments']), Number(values['year-rows']));
   await mkdir(new URL('./results/', import.meta.url), { recursive: true });
   const file = new URL(`./results/metering-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, import.meta.url);
-  await writeFile(
-    file,
-    JSON.stringify(
-      {
-        at: new Date().toISOString(),
-        admissions: { per_second: admitted, median_ms: median(latencies), p99_ms: p99(latencies), callers: 4, accounts: callers.length },
-        analytics: { ledger_rows: rows, median_ms: median(times), p99_ms: p99(times), runs: times.length, account_requests: total },
-      },
-      null,
-      2,
-    ),
-  );
+  await writeFile(file, JSON.stringify(results, null, 2));
 } finally {
   await rm(root, { recursive: true, force: true });
 }

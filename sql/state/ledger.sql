@@ -1,4 +1,5 @@
--- The request ledger (sql/migrations/0003_metering.sql): the usage routes and the compactor.
+-- The request ledger (sql/migrations/0003_metering.sql, 0005_ledger_merge.sql): the usage routes, the
+-- compactor, the merger and the lease that lets one server at a time run them.
 
 -- name: high_water
 -- The last ledger seq handed out: a usage cursor lists rows up to it.
@@ -14,9 +15,19 @@ WHERE account_id = $1 AND seq <= $2 AND seq < $3 AND occurred_at <= $4
 ORDER BY seq DESC
 LIMIT $9;
 
+-- name: event_segments
+-- Durable segments holding days of $1 to $2 (a month segment, level 2, holds its month from its first
+-- day) that can hold a row at or below seq $3, newest rows first: a listing reads them in this order and
+-- stops once it has its page. Segments without a seq range (written before 0005) are read first.
+SELECT segment_id, to_char(day, 'YYYY-MM-DD') AS day, level, max_seq FROM ledger_segments
+WHERE state = 'durable' AND day BETWEEN date_trunc('month', $1::date::timestamp)::date AND $2::date AND (level = 2 OR day >= $1::date)
+  AND (min_seq IS NULL OR min_seq <= $3)
+ORDER BY max_seq DESC NULLS FIRST, segment_id DESC;
+
 -- name: durable_segments
-SELECT segment_id, to_char(day, 'YYYY-MM-DD') AS day FROM ledger_segments
-WHERE state = 'durable' AND day BETWEEN $1::date AND $2::date
+-- Durable segments holding days of $1 to $2, as event_segments.
+SELECT segment_id, to_char(day, 'YYYY-MM-DD') AS day, level FROM ledger_segments
+WHERE state = 'durable' AND day BETWEEN date_trunc('month', $1::date::timestamp)::date AND $2::date AND (level = 2 OR day >= $1::date)
 ORDER BY segment_id;
 
 -- name: daily
@@ -30,10 +41,12 @@ WHERE account_id = $1 AND occurred_at >= $2 AND occurred_at < $3
 GROUP BY 1, 2;
 
 -- name: begin_segments
--- Claims the settled rows of the oldest day that has any for one new segment (at most $1 rows).
+-- Claims the settled rows of the oldest day that has any for one new segment (at most $1 rows), leaving
+-- rows that occurred at or after $2 (NULL: none) in the store: a response whose client left mid-body is
+-- refunded there, by updating its row.
 WITH day AS (
   SELECT (occurred_at AT TIME ZONE 'UTC')::date AS day FROM ledger
-  WHERE settlement_status <> 'pending' AND segment_id IS NULL
+  WHERE settlement_status <> 'pending' AND segment_id IS NULL AND ($2::timestamptz IS NULL OR occurred_at < $2)
   ORDER BY seq LIMIT 1
 ), segment AS (
   INSERT INTO ledger_segments (day, state, rows) SELECT day, 'writing', 0 FROM day
@@ -43,19 +56,19 @@ WITH day AS (
   FROM segment s
   WHERE l.seq IN (
     SELECT seq FROM ledger, segment
-    WHERE settlement_status <> 'pending' AND ledger.segment_id IS NULL
+    WHERE settlement_status <> 'pending' AND ledger.segment_id IS NULL AND ($2::timestamptz IS NULL OR occurred_at < $2)
       AND occurred_at >= segment.day::timestamp AT TIME ZONE 'UTC' AND occurred_at < (segment.day + 1)::timestamp AT TIME ZONE 'UTC'
     ORDER BY seq LIMIT $1
   )
   RETURNING l.seq
 )
-SELECT s.segment_id, (SELECT count(*) FROM claimed) AS rows FROM segment s;
+SELECT s.segment_id, to_char(s.day, 'YYYY-MM-DD') AS day, (SELECT count(*) FROM claimed) AS rows FROM segment s;
 
 -- name: set_rows
 UPDATE ledger_segments SET rows = $2 WHERE segment_id = $1;
 
 -- name: writing
-SELECT segment_id, to_char(day, 'YYYY-MM-DD') AS day FROM ledger_segments WHERE state = 'writing' ORDER BY segment_id;
+SELECT segment_id, to_char(day, 'YYYY-MM-DD') AS day, level FROM ledger_segments WHERE state = 'writing' ORDER BY segment_id;
 
 -- name: segment_rows
 SELECT seq, request_id, account_id, api_key_id, occurred_at, method, route, route_class, status, records_charged,
@@ -65,6 +78,92 @@ FROM ledger WHERE segment_id = $1 ORDER BY seq;
 -- name: finish_segment
 -- In one transaction: the segment is durable and its rows leave the store.
 -- Only once: a second finish of the same segment changes nothing.
-WITH gone AS (DELETE FROM ledger WHERE segment_id = $1 RETURNING 1)
-UPDATE ledger_segments SET state = 'durable', rows = (SELECT count(*) FROM gone) WHERE segment_id = $1 AND state = 'writing'
+WITH gone AS (DELETE FROM ledger WHERE segment_id = $1 RETURNING seq)
+UPDATE ledger_segments SET state = 'durable', rows = (SELECT count(*) FROM gone), min_seq = (SELECT min(seq) FROM gone), max_seq = (SELECT max(seq) FROM gone)
+WHERE segment_id = $1 AND state = 'writing'
 RETURNING rows;
+
+-- name: take_lease
+-- The ledger's background work runs on one server at a time: holder $1 takes or renews the lease for $2
+-- ms; another holder gets it only once it has lapsed (its holder died or stopped), or at once when $3
+-- (the embedded store, which belongs to one process: a holder before it is a process that died).
+INSERT INTO ledger_lease (name, holder, expires_at) VALUES ('maintenance', $1, now() + $2::bigint * interval '1 millisecond')
+ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+WHERE ledger_lease.holder = excluded.holder OR ledger_lease.expires_at < now() OR $3::boolean
+RETURNING holder;
+
+-- name: release_lease
+DELETE FROM ledger_lease WHERE name = 'maintenance' AND holder = $1;
+
+-- name: merge_target
+-- What to merge next, oldest first ($1: the open day):
+--  'month': a month closed $3 days ago or more (when $4), with more than one segment, into one (level 2);
+--  'day': a closed day of any other month with more than one segment, into one (level 1);
+--  'open': the open day's compaction segments once there are $2 (level 1), so that it too is read in
+--  few files.
+-- A month waits $3 days after it closes, for the rows of its last days that settle late (exports).
+WITH segments AS (
+  SELECT day, level, date_trunc('month', day::timestamp)::date AS month FROM ledger_segments
+  WHERE state = 'durable' AND merged_into IS NULL
+), candidates AS (
+  SELECT month AS day, 'month' AS scope FROM segments
+  WHERE $4::boolean AND (month + interval '1 month')::date + $3::int <= $1::date
+  GROUP BY month HAVING count(*) > 1
+  UNION ALL
+  SELECT day, 'day' FROM segments
+  WHERE level < 2 AND day < $1::date AND NOT ($4::boolean AND (month + interval '1 month')::date + $3::int <= $1::date)
+  GROUP BY day HAVING count(*) > 1
+  UNION ALL
+  SELECT day, 'open' FROM segments
+  WHERE level = 0 AND day >= $1::date
+  GROUP BY day HAVING count(*) >= $2
+)
+SELECT to_char(day, 'YYYY-MM-DD') AS day, scope FROM candidates ORDER BY day, scope LIMIT 1;
+
+-- name: begin_merge
+-- A new 'merging' segment claims the durable segments not claimed yet of merge_target's $1 and $2: the
+-- whole month from its first day $1 ('month'), the segments of day $1 but a month's ('day'), or its
+-- compaction segments ('open'). They stay durable, and read, until the merged segment is.
+WITH merged AS (
+  INSERT INTO ledger_segments (day, state, rows, level) VALUES ($1::date, 'merging', 0, CASE $2::text WHEN 'month' THEN 2 ELSE 1 END)
+  RETURNING segment_id
+), inputs AS (
+  UPDATE ledger_segments s SET merged_into = m.segment_id
+  FROM merged m
+  WHERE s.state = 'durable' AND s.merged_into IS NULL
+    AND CASE $2::text
+          WHEN 'month' THEN date_trunc('month', s.day::timestamp)::date = $1::date
+          WHEN 'day' THEN s.day = $1::date AND s.level < 2
+          ELSE s.day = $1::date AND s.level = 0
+        END
+  RETURNING s.rows
+)
+SELECT segment_id, (SELECT coalesce(sum(rows), 0) FROM inputs) AS rows FROM merged;
+
+-- name: merging
+SELECT segment_id, to_char(day, 'YYYY-MM-DD') AS day, level, rows FROM ledger_segments WHERE state = 'merging' ORDER BY segment_id;
+
+-- name: merge_inputs
+-- In day order: a month is written as its days' files one after the other.
+SELECT segment_id, to_char(day, 'YYYY-MM-DD') AS day, level FROM ledger_segments WHERE merged_into = $1 AND state = 'durable' ORDER BY day, segment_id;
+
+-- name: finish_merge
+-- In one transaction: the merged segment is durable and its inputs are retired, so a reader lists either
+-- the inputs or the merged segment. The inputs' files stay until retired_due finds them.
+WITH done AS (
+  UPDATE ledger_segments SET state = 'durable', min_seq = $2, max_seq = $3 WHERE segment_id = $1 AND state = 'merging'
+  RETURNING segment_id
+)
+UPDATE ledger_segments SET state = 'retired', retired_at = now()
+WHERE merged_into = $1 AND state = 'durable' AND EXISTS (SELECT 1 FROM done)
+RETURNING segment_id;
+
+-- name: retired_due
+-- Retired segments past the grace period ($1 ms) that readers listing them before the merge had to read them.
+SELECT segment_id, to_char(day, 'YYYY-MM-DD') AS day, level FROM ledger_segments
+WHERE state = 'retired' AND retired_at <= now() - $1::bigint * interval '1 millisecond'
+ORDER BY segment_id
+LIMIT $2;
+
+-- name: forget_segment
+DELETE FROM ledger_segments WHERE segment_id = $1 AND state = 'retired';

@@ -462,11 +462,11 @@ describe('metering', function () {
         const stop = (at: string) => {
           if (at === step) throw new Error(`stopped at ${at}`);
         };
-        await app.service.ctx.ledger.compact(stop).catch((e: Error) => expect(e.message).to.equal(`stopped at ${step}`));
+        await app.service.ctx.ledger.compact({ crash: stop, graceMs: 0 }).catch((e: Error) => expect(e.message).to.equal(`stopped at ${step}`));
         expect((await analytics()).data).to.deep.equal(await expected());
       }
       await settled();
-      await app.service.ctx.ledger.compact();
+      await app.service.ctx.ledger.compact({ graceMs: 0 });
       const left = await app.store.query<{ n: number }>("SELECT count(*)::int AS n FROM ledger WHERE account_id = $1 AND settlement_status <> 'pending'", [accountId]);
       expect(left[0]!.n).to.equal(0);
       const files = await readdir(join(app.config.dataDir, 'ledger'), { recursive: true });
@@ -481,6 +481,27 @@ describe('metering', function () {
       expect(plain.data.map((r) => r.date)).to.deep.equal(['2026-11-23', '2026-11-24', '2026-11-25']);
     });
 
+    it('answers both usage routes the same after the segments of each closed day are merged into one', async () => {
+      const { key } = await app.account({ plan: 'paid-5k' });
+      // Two segments on each of two days that have closed (the ledger's clock is the real one).
+      for (const at of ['2026-11-10T08:00:00Z', '2026-11-10T09:00:00Z', '2026-11-11T08:00:00Z', '2026-11-11T09:00:00Z']) {
+        app.setNow(new Date(at));
+        await app.api.get('/v1/jobs?limit=2', { key });
+        await app.api.get('/v1/jobs/count', { key });
+        await settled();
+        await app.service.ctx.ledger.compact({ graceMs: 0 });
+      }
+      app.setNow(NOW);
+      const usage = async () => ({
+        events: await listAll(key),
+        analytics: (await app.api.get<Analytics>('/v1/usage/analytics?start=2026-11-01&end=2026-11-30&group_by=route_class', { key })).body.data.filter((r) => r.group !== 'usage'),
+      });
+      const before = await usage();
+      expect(before.events).to.have.length(8);
+      expect(await app.service.ctx.ledger.merge()).to.be.at.least(2);
+      expect(await usage()).to.deep.equal(before);
+    });
+
     it('compacts each UTC day whole whatever the time zone of the store session', async () => {
       const { key, accountId } = await app.account({ plan: 'paid-5k' });
       // At 10:00:30 UTC it is already 00:00:30 the next day in UTC+14.
@@ -488,7 +509,7 @@ describe('metering', function () {
       try {
         await app.api.get('/v1/jobs?limit=2', { key });
         await settled();
-        await app.service.ctx.ledger.compact();
+        await app.service.ctx.ledger.compact({ graceMs: 0 });
         const left = await app.store.query<{ n: number }>("SELECT count(*)::int AS n FROM ledger WHERE account_id = $1 AND settlement_status <> 'pending'", [accountId]);
         expect(left[0]!.n).to.equal(0);
       } finally {

@@ -1,0 +1,75 @@
+// The usage routes' queries over ledger segment files (DuckDB): one account's events, newest first, and
+// its daily aggregates. The files are sorted by account and seq, so DuckDB skips the row groups of
+// other accounts by their statistics.
+
+import { listValue } from '@duckdb/node-api';
+import type { QueryEngine } from '../jobs/engine.js';
+import type { EventFilter } from './ledger.js';
+
+const EVENT_COLUMNS = ['seq', 'request_id', 'occurred_at', 'method', 'route', 'route_class', 'status', 'api_key_id', 'records_charged', 'settlement_status'] as const;
+
+/** Up to `limit` rows of the filter in `files`, newest first (`before` finite), as objects keyed by EVENT_COLUMNS. */
+export async function readEvents(engine: QueryEngine, files: string[], f: Omit<EventFilter, 'exclude'>, limit: number): Promise<Record<string, unknown>[]> {
+  const rows = await engine.rows(
+    `SELECT seq, request_id, epoch_ms(occurred_at) AS occurred_at, method, route, route_class, status, api_key_id, records_charged, settlement_status
+     FROM read_parquet($files, hive_partitioning = false)
+     WHERE account_id = $account AND seq <= $hw AND seq < $before AND occurred_at <= $captured
+       AND ($start IS NULL OR occurred_at >= $start::TIMESTAMPTZ) AND ($end IS NULL OR occurred_at < $end::TIMESTAMPTZ)
+       AND ($class IS NULL OR route_class = $class) AND ($key IS NULL OR api_key_id = $key)
+     ORDER BY seq DESC LIMIT $limit`,
+    {
+      files: listValue(files),
+      account: f.accountId,
+      hw: BigInt(f.highWater),
+      before: BigInt(f.before),
+      captured: f.capturedAt.toISOString(),
+      start: f.start?.toISOString() ?? null,
+      end: f.end?.toISOString() ?? null,
+      class: f.routeClass,
+      key: f.apiKeyId,
+      limit,
+    },
+  );
+  return rows.map((row) => Object.fromEntries(EVENT_COLUMNS.map((name, i) => [name, row[i]])));
+}
+
+/** One account's figures of a UTC day (and group). */
+export interface SegmentDay {
+  date: string;
+  group: string | null;
+  requests: number;
+  records: number;
+  errors: number;
+  micros: number;
+}
+
+/** The only groupings a daily read knows: the column name goes into the SQL, so it comes from this list. */
+const GROUPS = { route_class: 'route_class', api_key_id: 'api_key_id' } as const;
+
+/** Per UTC day (and group) of one account's rows in `files` from `from` (inclusive) to `to` (exclusive). */
+export async function readDaily(
+  engine: QueryEngine,
+  files: string[],
+  accountId: string,
+  from: Date,
+  to: Date,
+  groupBy: keyof typeof GROUPS | null,
+): Promise<SegmentDay[]> {
+  const group = groupBy === null ? 'NULL' : GROUPS[groupBy];
+  const rows = await engine.rows(
+    `SELECT strftime(occurred_at AT TIME ZONE 'UTC', '%Y-%m-%d') AS date, ${group} AS grp, count(*), sum(records_charged),
+            count(*) FILTER (WHERE status >= 400), sum(overage_micros)
+     FROM read_parquet($files, hive_partitioning = false)
+     WHERE account_id = $account AND occurred_at >= $from::TIMESTAMPTZ AND occurred_at < $to::TIMESTAMPTZ
+     GROUP BY ALL`,
+    { files: listValue(files), account: accountId, from: from.toISOString(), to: to.toISOString() },
+  );
+  return rows.map(([date, grp, requests, records, errors, micros]) => ({
+    date: date as string,
+    group: (grp as string | null) ?? null,
+    requests: Number(requests),
+    records: Number(records),
+    errors: Number(errors),
+    micros: Number(micros),
+  }));
+}

@@ -1,0 +1,260 @@
+// The ledger's background work on its Parquet segments: compaction (settled rows out of the store into
+// a segment), merging (many segments into one) and deleting the files merges replaced.
+//
+// Compaction never loses or doubles a row, wherever it is stopped: (1) one transaction claims settled
+// rows for a new segment ('writing'); (2) the segment's file is written under a temporary name, synced
+// and renamed into place; (3) one transaction deletes the claimed rows and marks the segment 'durable'.
+// A segment left 'writing' is written again from its rows, which are still in the store.
+//
+// Merging follows the same pattern: (1) one transaction creates a 'merging' segment and claims durable
+// segments for it (they stay durable: readers go on reading them); (2) the merged file is written from
+// theirs; (3) one transaction makes it durable and retires its inputs. A reader lists durable segments
+// in one snapshot, so it sees the inputs or the merged segment, never both; it reads the files after
+// that snapshot, so retired files stay for a grace period before they are deleted. A closed UTC day's
+// segments become one, and a closed month's one (merge_target in ledger.sql says which and when): a
+// year of analytics reads about 60 files rather than 366 or, unmerged, 500,000 (bench/README.md).
+//
+// One server at a time does this work: each step renews a lease in the store, and another server takes
+// it over once the lease has lapsed. Claims also take the advisory lock they always took.
+
+import { DuckDBTimestampTZValue, listValue, type DuckDBAppender } from '@duckdb/node-api';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import { namedQueries } from '../db/sql-files.js';
+import type { StateStore } from '../db/state-store.js';
+import type { QueryEngine } from '../jobs/engine.js';
+import { deleteSegmentFile, LEVEL, removeDeadTemporaries, segmentFile, writeSegmentFile, type SegmentRef } from './ledger-files.js';
+
+const SQL = namedQueries('state/ledger.sql', [
+  'begin_segments',
+  'set_rows',
+  'writing',
+  'segment_rows',
+  'finish_segment',
+  'take_lease',
+  'release_lease',
+  'merge_target',
+  'begin_merge',
+  'merging',
+  'merge_inputs',
+  'finish_merge',
+  'retired_due',
+  'forget_segment',
+]);
+
+/** Where a test stops the work, as a kill would: after each step of compaction, merging and deletion. */
+export type Step = 'claimed' | 'partial' | 'written' | 'merge-claimed' | 'merge-partial' | 'merge-written' | 'deleted';
+export type Crash = (step: Step) => void;
+
+export interface SegmentOptions {
+  /** The service clock: which UTC days have closed, and how old a row must be to be compacted. */
+  clock: () => Date;
+  /** Settled rows stay in the store this long after they occurred (0: none stay). */
+  compactGraceMs: number;
+  /** Replaced files stay this long after their merge, for readers that listed them before it. */
+  retireGraceMs: number;
+  /** The store is this process's alone (embedded): the lease is taken from any earlier holder at once. */
+  alone: boolean;
+  /** Whether closed months are merged into one segment too (the bench measures without). */
+  mergeMonths: boolean;
+}
+
+/** Rows per compacted segment. */
+const SEGMENT_ROWS = 200_000;
+/** Compaction segments of the open day merged together once there are this many (an hour at 60 s). */
+export const OPEN_DAY_BATCH = 60;
+/** A month is merged this many days after it closes: rows of its last days settle late (exports). */
+export const MONTH_MERGE_DELAY_DAYS = 2;
+/** The lease is renewed at every step; a holder silent this long is taken for dead. */
+const LEASE_MS = 5 * 60_000;
+/** Retired segments deleted between two renewals of the lease. */
+const SWEEP_BATCH = 1000;
+/** Dead runs' temporaries are looked for at most this often. */
+const TEMPORARIES_SCAN_MS = 60 * 60_000;
+const LOCK_KEY = 7_441_002;
+const PARQUET = '(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)';
+type Append = (appender: DuckDBAppender, value: unknown) => void;
+const bigint: Append = (a, v) => a.appendBigInt(BigInt(v as string | number | bigint));
+const text: Append = (a, v) => a.appendVarchar(v as string);
+const instant: Append = (a, v) => a.appendTimestampTZ(new DuckDBTimestampTZValue(BigInt(new Date(v as Date).getTime()) * 1000n));
+const smallint: Append = (a, v) => (v === null ? a.appendNull() : a.appendSmallInt(Number(v)));
+/** The columns of a segment file, in order (those of segment_rows), and how a store value is appended. */
+const COLUMNS: [name: string, type: string, append: Append][] = [
+  ['seq', 'BIGINT', bigint],
+  ['request_id', 'VARCHAR', text],
+  ['account_id', 'VARCHAR', text],
+  ['api_key_id', 'VARCHAR', text],
+  ['occurred_at', 'TIMESTAMPTZ', instant],
+  ['method', 'VARCHAR', text],
+  ['route', 'VARCHAR', text],
+  ['route_class', 'VARCHAR', text],
+  ['status', 'SMALLINT', smallint],
+  ['records_charged', 'BIGINT', bigint],
+  ['overage_micros', 'BIGINT', bigint],
+  ['settlement_status', 'VARCHAR', text],
+];
+
+const toDay = (d: Date) => d.toISOString().slice(0, 10);
+
+export class LedgerSegments {
+  /** This server's name on the lease: host, process, and this instance. */
+  private readonly holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private held = false;
+  private scannedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly store: StateStore,
+    private readonly engine: QueryEngine,
+    private readonly dir: string,
+    private readonly logger: Logger,
+    private readonly options: SegmentOptions,
+  ) {}
+
+  /** Takes or renews the lease on the background work; false while another server holds it. */
+  async hold(): Promise<boolean> {
+    const [row] = await this.store.query(SQL.take_lease, [this.holder, LEASE_MS, this.options.alone]);
+    this.held = row !== undefined;
+    return this.held;
+  }
+
+  /** Gives the lease up (a clean stop), so that another server takes the work over at once. */
+  async release(): Promise<void> {
+    if (this.held) await this.store.query(SQL.release_lease, [this.holder]);
+    this.held = false;
+  }
+
+  /** Moves settled rows older than `graceMs` into segments until none is left; returns how many rows moved. */
+  async compact(crash?: Crash, graceMs = this.options.compactGraceMs): Promise<number> {
+    if (!(await this.hold())) return 0;
+    let moved = 0;
+    // Segments a stopped run left 'writing' first: their rows are still in the store.
+    for (const s of await this.store.query<SegmentRef>(SQL.writing)) moved += await this.writeCompacted(s, crash);
+    const before = graceMs > 0 ? new Date(this.options.clock().getTime() - graceMs) : null;
+    while (await this.hold()) {
+      const claimed = await this.store.transaction(async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+        const [row] = await tx.query<{ segment_id: string; day: string; rows: string }>(SQL.begin_segments, [SEGMENT_ROWS, before]);
+        if (row) await tx.query(SQL.set_rows, [row.segment_id, row.rows]);
+        return row;
+      });
+      if (!claimed) break;
+      crash?.('claimed');
+      moved += await this.writeCompacted({ ...claimed, level: LEVEL.compacted }, crash);
+    }
+    return moved;
+  }
+
+  private async writeCompacted(segment: SegmentRef, crash?: Crash): Promise<number> {
+    const rows = await this.store.query<Record<string, unknown>>(SQL.segment_rows, [segment.segment_id]);
+    // A claim never takes no rows: none means the segment was finished since it was listed (by a server
+    // whose lease this one took over), and an empty file must not replace its file.
+    if (rows.length === 0) return 0;
+    await writeSegmentFile(segmentFile(this.dir, segment), (temporary) => copyRows(this.engine, rows, temporary), () => crash?.('partial'));
+    crash?.('written');
+    const [done] = await this.store.query<{ rows: string }>(SQL.finish_segment, [segment.segment_id]);
+    if (!done) return 0;
+    this.logger.debug({ segment: segment.segment_id, day: segment.day, rows: Number(done.rows) }, 'ledger segment durable');
+    return Number(done.rows);
+  }
+
+  /**
+   * Merges until nothing is left to merge: each closed UTC day into one segment, each month closed
+   * MONTH_MERGE_DELAY_DAYS ago into one, again whenever rows of them arrive later, and the open day's
+   * compaction segments by batches of OPEN_DAY_BATCH. Returns how many merged segments it made durable.
+   */
+  async merge(crash?: Crash): Promise<number> {
+    if (!(await this.hold())) return 0;
+    let merged = 0;
+    for (const s of await this.store.query<SegmentRef & { rows: string }>(SQL.merging)) merged += await this.writeMerged(s, Number(s.rows), crash);
+    const today = toDay(this.options.clock());
+    while (await this.hold()) {
+      const claimed = await this.store.transaction(async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+        const [target] = await tx.query<{ day: string; scope: 'month' | 'day' | 'open' }>(SQL.merge_target, [today, OPEN_DAY_BATCH, MONTH_MERGE_DELAY_DAYS, this.options.mergeMonths]);
+        if (!target) return undefined;
+        const [row] = await tx.query<{ segment_id: string; rows: string }>(SQL.begin_merge, [target.day, target.scope]);
+        await tx.query(SQL.set_rows, [row!.segment_id, row!.rows]);
+        return { segment_id: row!.segment_id, day: target.day, level: target.scope === 'month' ? LEVEL.month : LEVEL.day, rows: Number(row!.rows) };
+      });
+      if (!claimed) break;
+      crash?.('merge-claimed');
+      merged += await this.writeMerged(claimed, claimed.rows, crash);
+    }
+    return merged;
+  }
+
+  private async writeMerged(segment: SegmentRef, rows: number, crash?: Crash): Promise<number> {
+    const inputs = await this.store.query<SegmentRef>(SQL.merge_inputs, [segment.segment_id]);
+    const files = inputs.map((s) => segmentFile(this.dir, s));
+    let range = { min: 0, max: 0 };
+    const write = async (temporary: string) => {
+      // A day's rows are sorted by account and seq, as compaction writes them; a month's days follow one
+      // another, each sorted, rather than sorting a month of every account's rows in memory.
+      const written = await copyFiles(this.engine, files, temporary, Number(segment.level) !== LEVEL.month);
+      // The inputs' row counts were summed at the claim: a file that does not hold them all is not used.
+      if (written.rows !== rows) throw new Error(`ledger merge ${segment.segment_id} of ${segment.day} wrote ${written.rows} rows where its ${files.length} segments hold ${rows}`);
+      range = written;
+    };
+    await writeSegmentFile(segmentFile(this.dir, segment), write, () => crash?.('merge-partial'));
+    crash?.('merge-written');
+    const retired = await this.store.query(SQL.finish_merge, [segment.segment_id, range.min, range.max]);
+    if (retired.length === 0) return 0;
+    this.logger.debug({ segment: segment.segment_id, day: segment.day, level: segment.level, rows, replaced: retired.length }, 'ledger segments merged');
+    return 1;
+  }
+
+  /** Deletes the files of segments retired more than the grace period ago, and dead runs' temporaries. */
+  async sweep(crash?: Crash): Promise<number> {
+    let deleted = 0;
+    while (await this.hold()) {
+      const due = await this.store.query<SegmentRef>(SQL.retired_due, [this.options.retireGraceMs, SWEEP_BATCH]);
+      for (const s of due) {
+        await deleteSegmentFile(segmentFile(this.dir, s));
+        crash?.('deleted');
+        await this.store.query(SQL.forget_segment, [s.segment_id]);
+      }
+      deleted += due.length;
+      if (due.length < SWEEP_BATCH) break;
+    }
+    if (this.held && Date.now() - this.scannedAt >= TEMPORARIES_SCAN_MS) {
+      this.scannedAt = Date.now();
+      const removed = await removeDeadTemporaries(this.dir, this.options.retireGraceMs);
+      if (removed.length > 0) this.logger.info({ files: removed }, 'removed the temporaries of stopped ledger runs');
+    }
+    return deleted;
+  }
+}
+
+/** Writes `rows` (of the store) to the Parquet file `path`, sorted by account and seq, without a temporary file. */
+async function copyRows(engine: QueryEngine, rows: Record<string, unknown>[], path: string): Promise<void> {
+  await engine.withConnection(async (c) => {
+    await c.run(`CREATE OR REPLACE TEMP TABLE ledger_segment_rows (${COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')})`);
+    try {
+      const appender = await c.createAppender('ledger_segment_rows');
+      try {
+        for (const row of rows) {
+          for (const [name, , append] of COLUMNS) append(appender, row[name]);
+          appender.endRow();
+        }
+      } finally {
+        appender.closeSync();
+      }
+      await c.run(`COPY (SELECT * FROM ledger_segment_rows ORDER BY account_id, seq) TO $path ${PARQUET}`, { path });
+    } finally {
+      await c.run('DROP TABLE IF EXISTS ledger_segment_rows');
+    }
+  });
+}
+
+/** Writes the rows of the segment files `files` to `path`, in their order or sorted by account and seq; returns what it wrote. */
+async function copyFiles(engine: QueryEngine, files: string[], path: string, sorted: boolean): Promise<{ rows: number; min: number; max: number }> {
+  return engine.withConnection(async (c) => {
+    const order = sorted ? 'ORDER BY account_id, seq' : '';
+    const columns = COLUMNS.map(([name]) => name).join(', ');
+    // Not hive partitioning: the day=/month= folders would add a column of their own.
+    await c.run(`COPY (SELECT ${columns} FROM read_parquet($files, hive_partitioning = false) ${order}) TO $path ${PARQUET}`, { files: listValue(files), path });
+    const [[rows, min, max]] = (await c.runAndReadAll('SELECT count(*), min(seq), max(seq) FROM read_parquet($path, hive_partitioning = false)', { path })).getRows() as [[bigint, bigint, bigint]];
+    return { rows: Number(rows), min: Number(min), max: Number(max) };
+  });
+}

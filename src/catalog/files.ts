@@ -1,7 +1,8 @@
 // Durable file operations for publications: fsync'd writes and atomic replacement by rename.
 
-import { open, rename, rm, stat, writeFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { open, readdir, rename, rm, stat, writeFile, mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { isAlive } from '../db/store-lock.js';
 
 /** True when something exists at `path`. */
 export async function exists(path: string): Promise<boolean> {
@@ -35,4 +36,22 @@ export async function moveIntoPlace(from: string, to: string): Promise<void> {
   await rm(to, { recursive: true, force: true });
   await rename(from, to);
   await fsyncPath(dirname(to));
+}
+
+/** A temporary's name carries its writer's pid last: `x.tmp-<pid>`, `.tmp-<name>-<pid>`, `.work-<pid>`. */
+const TEMPORARY = /(?:^\.work-|\.tmp-(?:.*-)?)(\d+)$/;
+
+/**
+ * Removes the temporaries in `dir` (files or folders) whose writer is no longer running: what a run
+ * killed mid-write left. Whoever finds them removes them; a live writer's are left alone.
+ */
+export async function removeDeadTemporaries(dir: string): Promise<string[]> {
+  const removed: string[] = [];
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const pid = TEMPORARY.exec(name)?.[1];
+    if (pid === undefined || isAlive(Number(pid))) continue;
+    await rm(join(dir, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
 }

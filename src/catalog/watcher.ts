@@ -1,8 +1,10 @@
-// Notices new publications: polls the LATEST and ACTIVE pointers and switches the server to what they
-// name. A snapshot that fails to open is logged and retried; the server keeps answering from the old one.
+// Notices new publications: polls the LATEST pointer and switches the server to the catalog it names and
+// to the registry release that catalog was published with (its manifest names it), both in the same
+// instant, so a request never reads a catalog with another publication's registry. A snapshot that
+// fails to open is logged and retried; the server keeps answering from the old one.
 
 import type { Logger } from 'pino';
-import { activePointer, latestPointer, readCatalogManifest, readPointer, releaseDir, snapshotDir } from './layout.js';
+import { latestPointer, readCatalogManifest, readPointer, releaseDir, snapshotDir } from './layout.js';
 import type { CatalogSnapshot, Publications, RegistryRelease } from './publications.js';
 
 export type SnapshotOpener = (dir: string, watermark: string) => Promise<CatalogSnapshot>;
@@ -49,16 +51,22 @@ export class PublicationWatcher {
 
   private async look(): Promise<void> {
     try {
-      const releaseId = await readPointer(activePointer(this.snapshotsDir));
-      if (releaseId && releaseId !== this.publications.registry?.releaseId) {
-        this.publications.switchRegistry(await this.openRelease(releaseDir(this.snapshotsDir, releaseId), releaseId));
-        this.logger.info({ release_id: releaseId }, 'serving company registry release');
-      }
       const watermark = await readPointer(latestPointer(this.snapshotsDir));
-      if (watermark && watermark !== this.publications.catalog?.watermark) {
-        this.publications.switchCatalog(await this.openSnapshot(snapshotDir(this.snapshotsDir, watermark), watermark));
-        this.logger.info({ watermark }, 'serving catalog snapshot');
+      if (!watermark) return;
+      const dir = snapshotDir(this.snapshotsDir, watermark);
+      const releaseId = (await readCatalogManifest(dir)).registry_release;
+      const release = releaseId && releaseId !== this.publications.registry?.releaseId ? await this.openRelease(releaseDir(this.snapshotsDir, releaseId), releaseId) : undefined;
+      let snapshot: CatalogSnapshot | undefined;
+      try {
+        if (watermark !== this.publications.catalog?.watermark) snapshot = await this.openSnapshot(dir, watermark);
+      } catch (error) {
+        await release?.close();
+        throw error;
       }
+      if (release) this.publications.switchRegistry(release);
+      if (snapshot) this.publications.switchCatalog(snapshot);
+      if (release) this.logger.info({ release_id: releaseId }, 'serving company registry release');
+      if (snapshot) this.logger.info({ watermark }, 'serving catalog snapshot');
     } catch (error) {
       this.logger.error({ err: error }, 'could not open the latest publication; still serving the previous one');
     }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { CatalogManifest } from '../catalog/layout.js';
 import { namedQueries, namedScripts } from '../db/sql-files.js';
 import type { QueryEngine } from '../jobs/engine.js';
+import { removeDeadTemporaries } from '../catalog/files.js';
 import { lineFile, readLines, writeOnce, type LineFile } from '../jobs/line-file.js';
 
 const SQL = namedQueries('serve/events.sql', ['lines', 'source_data', 'index']);
@@ -55,6 +56,7 @@ export async function openSegment(engine: QueryEngine, dir: string, manifest: Ca
   });
 
   const indexPath = join(folder, 'index.parquet');
+  await removeDeadTemporaries(folder);
   await writeOnce(engine, indexPath, fill(SQL.index));
   const rows = await engine.rows(`SELECT type, company_id FROM read_parquet($path) ORDER BY seq`, { path: indexPath });
   if (rows.length !== count) throw new Error(`the feed index of ${watermark} has ${rows.length} events for ${count}`);

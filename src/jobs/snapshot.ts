@@ -4,6 +4,7 @@
 
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { removeDeadTemporaries } from '../catalog/files.js';
 import { lineFile, readLines } from './line-file.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
@@ -71,6 +72,8 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
     live.add(watermark);
     await removeStaleCaches(cacheDir, live);
     await mkdir(folder, { recursive: true });
+    // What a server killed while writing this cache left.
+    await removeDeadTemporaries(folder);
     // The text indexes are read or built in a worker thread meanwhile.
     const indexes = buildIndexes(fill(SQL.texts, holes), folder);
     indexes.catch(() => undefined); // awaited below; a failure is reported there

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { cp, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { publish } from '../../src/catalog/publish/publish.js';
 import { Publications, type CatalogSnapshot } from '../../src/catalog/publications.js';
@@ -19,11 +20,11 @@ describe('serving publications', function () {
   });
   after(() => app.close());
 
-  async function publishDay(day: number): Promise<void> {
+  async function publishDay(day: number, release?: string): Promise<void> {
     const root = join(app.config.dataDir, '..', 'delivery');
     const dir = await writeDay(root, day, {
       postings: [{ source: 'greenhouse', board: 'northwind', id: '1', opening: 'A' }],
-      ...(day === 1 ? { registry: { release_id: 'r-1', companies: [{ company_id: '44444444-4444-4444-8444-444444444444', name: 'Northwind Logistics' }] } } : {}),
+      ...(release ? { registry: { release_id: release, companies: [{ company_id: '44444444-4444-4444-8444-444444444444', name: 'Northwind Logistics' }] } } : {}),
     });
     await publish({ input: dir, snapshotsDir: app.config.snapshotsDir, dataDir: app.config.dataDir, quiet: true, memoryLimit: '1GB' });
   }
@@ -45,13 +46,41 @@ describe('serving publications', function () {
   });
 
   it('notices a new publication within a few seconds, and then the next one', async () => {
-    await publishDay(1);
+    await publishDay(1, 'r-1');
     const first = await healthWithin(5000, (h) => h.catalog.watermark === cutoffOf(1));
     expect(first.catalog.watermark).to.equal(cutoffOf(1));
     expect(first.registry.release_id).to.equal('r-1');
     await publishDay(2);
     const second = await healthWithin(5000, (h) => h.catalog.watermark === cutoffOf(2));
     expect(second.catalog.watermark).to.equal(cutoffOf(2));
+  });
+
+  it('serves the registry release its catalog was published with, whatever the ACTIVE pointer says', async () => {
+    // What a publisher killed between the two pointers used to leave: ACTIVE on a newer release while
+    // LATEST still names the catalog of the older one. The server follows the catalog's manifest.
+    await cp(join(app.config.snapshotsDir, 'registry', 'r-1'), join(app.config.snapshotsDir, 'registry', 'r-9'), { recursive: true });
+    await writeFile(join(app.config.snapshotsDir, 'registry', 'ACTIVE'), 'r-9\n');
+    await app.service.watcher.check();
+    expect((await app.api.get<Health>('/healthz')).body).to.deep.include({ catalog: { watermark: cutoffOf(2) }, registry: { release_id: 'r-1' } });
+    // The next publication names its release, and both move in the same instant.
+    await publishDay(3, 'r-3');
+    await app.service.watcher.check();
+    expect((await app.api.get<Health>('/healthz')).body).to.deep.include({ catalog: { watermark: cutoffOf(3) }, registry: { release_id: 'r-3' } });
+  });
+
+  it('removes what a server killed while writing its serving cache left, and keeps what a live one writes', async () => {
+    const folder = join(app.config.dataDir, 'serving', cutoffOf(4));
+    await mkdir(folder, { recursive: true });
+    const dead = 2 ** 22 + 12345; // above Linux's default pid_max: no process has it
+    await writeFile(join(folder, `documents.jsonl.tmp-${dead}`), 'cut short');
+    // A live process (this test's parent) writing there: left alone.
+    await writeFile(join(folder, `title.index.tmp-${process.ppid}`), 'being written');
+    await publishDay(4);
+    await app.service.watcher.check();
+    expect((await app.api.get<Health>('/healthz')).body.catalog.watermark).to.equal(cutoffOf(4));
+    const names = await readdir(folder);
+    expect(names).to.include(`title.index.tmp-${process.ppid}`);
+    expect(names.filter((n) => n.includes(`.tmp-${dead}`))).to.deep.equal([]);
   });
 });
 

@@ -8,11 +8,11 @@ import { Duck } from '../../db/duckdb.js';
 import { StoreLock } from '../../db/store-lock.js';
 import { readDelivery } from '../delivery.js';
 import {
-  CATALOG_FORMAT, catalogRoot, latestPointer, pipelineDir, pipelineRoot, readCatalogManifest, readPointer, snapshotDir,
+  CATALOG_FORMAT, catalogRoot, latestPointer, pipelineDir, pipelineRoot, readCatalogManifest, readPointer, registryRoot, snapshotDir,
   type CatalogManifest,
 } from '../layout.js';
-import { writeAtomically } from '../files.js';
-import { commitRelease, loadRegistry, stageRelease } from './registry.js';
+import { removeDeadTemporaries, writeAtomically } from '../files.js';
+import { activateRelease, loadRegistry, placeRelease, stageRelease } from './registry.js';
 import { buildJobs, defineMacros, diff, foldState, identify, jobParts, load, merge, normalise, textsFile, writeSnapshot, writeState } from './stages.js';
 import { Progress, peakRssGiB } from './progress.js';
 import { finishSnapshot, pruneOld, readCounts } from './commit.js';
@@ -53,6 +53,8 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
   const workDir = join(pipelineRoot(options.dataDir), `.work-${process.pid}`);
   let duck: Duck | undefined;
   try {
+    // What runs killed mid-publication left (their work folders, temporary snapshots and pointers).
+    for (const root of [catalogRoot(options.snapshotsDir), registryRoot(options.snapshotsDir), pipelineRoot(options.dataDir)]) await removeDeadTemporaries(root);
     const latest = await readPointer(latestPointer(options.snapshotsDir));
     if (latest === watermark) return alreadyPublished(options.snapshotsDir, watermark, progress);
     if (latest && latest > watermark) throw new PublishError(`the delivery's watermark ${watermark} is older than the latest publication ${latest}; deliveries are published in order`);
@@ -107,8 +109,11 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
     progress.step('commit');
     await rename(textsFile(workDir), join(stateTmp, 'texts.parquet'));
     await finishSnapshot(snapshotTmp, stateTmp, manifest, options);
-    if (release) await commitRelease(options.snapshotsDir, release);
+    if (release) await placeRelease(options.snapshotsDir, release);
+    // The commit: LATEST names the catalog, and its manifest the registry release it was built with,
+    // so one rename publishes both; ACTIVE follows, for people and tools (nothing reads it to serve).
     await writeAtomically(latestPointer(options.snapshotsDir), `${watermark}\n`);
+    if (release) await activateRelease(options.snapshotsDir, release.releaseId);
     await pruneOld(options.snapshotsDir, options.dataDir);
     progress.finishStage();
     return {

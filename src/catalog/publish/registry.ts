@@ -7,7 +7,7 @@ import type { Duck } from '../../db/duckdb.js';
 import { runScript } from '../../db/duckdb.js';
 import { namedScripts } from '../../db/sql-files.js';
 import { exists, moveIntoPlace, writeAtomically } from '../files.js';
-import { activePointer, publishedNames, readPointer, REGISTRY_FORMAT, registryRoot, releaseDir } from '../layout.js';
+import { activePointer, latestPointer, publishedNames, readCatalogManifest, readPointer, REGISTRY_FORMAT, registryRoot, releaseDir, snapshotDir } from '../layout.js';
 
 const SQL = namedScripts('publish/registry.sql', ['release_companies', 'write_release', 'active_release', 'no_registry']);
 
@@ -38,9 +38,12 @@ export async function stageRelease(
   return { releaseId: release.releaseId, tmpDir };
 }
 
-/** Loads the linking tables of the active release (the staged one when the delivery brings one). */
+/**
+ * Loads the linking tables of the active release: the staged one when the delivery brings one, else the
+ * one the latest catalog was published with (its manifest names it: LATEST is the one commit point).
+ */
 export async function loadRegistry(duck: Duck, snapshotsDir: string, staged: StagedRelease | null): Promise<string | null> {
-  const releaseId = staged?.releaseId ?? (await readPointer(activePointer(snapshotsDir)));
+  const releaseId = staged?.releaseId ?? (await publishedRelease(snapshotsDir));
   if (!releaseId) {
     await runScript(duck, SQL.no_registry);
     return null;
@@ -49,14 +52,24 @@ export async function loadRegistry(duck: Duck, snapshotsDir: string, staged: Sta
   return releaseId;
 }
 
-/** Moves a staged release into place (unless an identical rerun already did) and makes it active. */
-export async function commitRelease(snapshotsDir: string, staged: StagedRelease): Promise<void> {
+/** The registry release of the latest catalog publication, or null (none yet, or published without one). */
+export async function publishedRelease(snapshotsDir: string): Promise<string | null> {
+  const watermark = await readPointer(latestPointer(snapshotsDir));
+  return watermark ? (await readCatalogManifest(snapshotDir(snapshotsDir, watermark))).registry_release : null;
+}
+
+/** Moves a staged release into place, unless an identical rerun already did (a release folder is written once). */
+export async function placeRelease(snapshotsDir: string, staged: StagedRelease): Promise<void> {
   const target = releaseDir(snapshotsDir, staged.releaseId);
   if (await exists(join(target, 'manifest.json'))) await rm(staged.tmpDir, { recursive: true, force: true });
   else await moveIntoPlace(staged.tmpDir, target);
-  await writeAtomically(activePointer(snapshotsDir), `${staged.releaseId}\n`);
+}
+
+/** After the catalog that uses it is committed: ACTIVE names the release, and the oldest beyond KEEP_RELEASES go. */
+export async function activateRelease(snapshotsDir: string, releaseId: string): Promise<void> {
+  await writeAtomically(activePointer(snapshotsDir), `${releaseId}\n`);
   const releases = await publishedNames(registryRoot(snapshotsDir));
-  for (const old of releases.filter((r) => r !== staged.releaseId).slice(0, Math.max(0, releases.length - KEEP_RELEASES))) {
+  for (const old of releases.filter((r) => r !== releaseId).slice(0, Math.max(0, releases.length - KEEP_RELEASES))) {
     await rm(releaseDir(snapshotsDir, old), { recursive: true, force: true });
   }
 }

@@ -9,10 +9,16 @@ export interface Config {
   logLevel: string;
   queryTimeoutMs: number;
   shutdownTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxConnections: number;
+  trustProxy: string;
   upgradeUrl: string;
   catalogPollMs: number;
   exportLeaseMs: number;
   ledgerCompactMs: number;
+  nodeLeaseMs: number;
   mcpSessionIdleMs: number;
 }
 
@@ -33,10 +39,16 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'databaseUrl', kind: 'string', default: '', help: 'PostgreSQL URL of a shared state store; empty means the embedded store under the data folder' },
   { key: 'logLevel', kind: 'string', default: 'info', help: 'pino log level: fatal, error, warn, info, debug, trace or silent' },
   { key: 'queryTimeoutMs', kind: 'integer', default: '10000', help: 'a search running longer than this is stopped with 504 query_timeout' },
-  { key: 'shutdownTimeoutMs', kind: 'integer', default: '10000', help: 'on SIGTERM, how long in-flight requests may take before the process exits anyway' },
+  { key: 'shutdownTimeoutMs', kind: 'integer', default: '10000', help: 'on SIGTERM, how long in-flight requests may take before the process exits anyway (exit code 1, naming how many were cut)' },
+  { key: 'keepAliveTimeoutMs', kind: 'integer', default: '65000', help: 'an idle keep-alive connection stays open this long; keep it above the idle timeout of the load balancer in front (60 s on most)' },
+  { key: 'headersTimeoutMs', kind: 'integer', default: '20000', help: 'the request line and headers must arrive within this time of their first byte, or 408 request_timeout (at most --request-timeout-ms)' },
+  { key: 'requestTimeoutMs', kind: 'integer', default: '30000', help: 'a whole request, body included, must arrive within this time of its first byte, or 408 request_timeout' },
+  { key: 'maxConnections', kind: 'integer', default: '1024', help: 'open HTTP connections at most; one more is closed at once' },
+  { key: 'trustProxy', kind: 'string', default: '', help: 'proxies whose X-Forwarded-For names the client address (Express trust proxy: loopback, 10.0.0.0/8, a hop count); empty trusts none' },
   { key: 'catalogPollMs', kind: 'integer', default: '2000', help: 'how often the server looks for a new catalog or registry publication' },
   { key: 'exportLeaseMs', kind: 'integer', default: '60000', help: 'a running export whose server has not renewed its hold for this long is taken up by another (after a crash)' },
   { key: 'ledgerCompactMs', kind: 'integer', default: '60000', help: 'how often settled ledger rows are moved from the state store into Parquet segments under data/ledger' },
+  { key: 'nodeLeaseMs', kind: 'integer', default: '30000', help: 'a server sharing the state store that has not renewed its registration for this long has stopped: the requests it left unanswered are settled, not charged' },
   { key: 'mcpSessionIdleMs', kind: 'integer', default: '1800000', help: 'an MCP session at /mcp that sees no request for this long is closed and its saved files deleted' },
   { key: 'upgradeUrl', kind: 'string', default: 'https://jobs-data.example.com/pricing', help: 'page named by the upgrade_url of 403 upgrade_required' },
 ];

@@ -2,6 +2,7 @@
 // HTTP routes and the MCP tools share, and the background work (publication watcher, export runner,
 // ledger compactor). `serve` puts the HTTP API in front of it; `mcp` the stdio MCP server.
 
+import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { Publications } from './catalog/publications.js';
@@ -23,6 +24,7 @@ import { jobsSnapshotOpener } from './jobs/snapshot.js';
 import { createLogger } from './logger.js';
 import { Ledger } from './metering/ledger.js';
 import { Meter } from './metering/meter.js';
+import { Nodes } from './metering/nodes.js';
 
 export interface CoreOptions {
   /** An already open store (tests); otherwise the configured one is opened, locked and migrated. */
@@ -48,6 +50,9 @@ export interface Core {
 
 export async function openCore(config: Config, options: CoreOptions = {}): Promise<Core> {
   const logger = options.logger ?? createLogger(config.logLevel);
+  // The data folder is its owner's alone, also when an older version created it open to others.
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  await chmod(config.dataDir, 0o700);
   const socket = adminSocketPath(config.dataDir);
   const state = options.store ? undefined : await openState(config, { role: 'server', socket });
   const store = options.store ?? state!.store;
@@ -61,11 +66,15 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
   const feed = new ChangeFeed(engine, join(config.dataDir, 'feed'), cursors, logger);
   const clock = options.clock ?? (() => new Date());
   const exports = new Exports(store, jobs, publications, join(config.dataDir, 'exports'), clock, () => runner.kick());
-  const meter = new Meter(store, clock, logger);
-  const ledger = new Ledger(store, engine, join(config.dataDir, 'ledger'), logger);
+  // The embedded store belongs to this process alone: any other server registered in it has stopped.
+  const nodes = new Nodes(store, clock, logger, { leaseMs: config.nodeLeaseMs, alone: store.kind === 'pglite' });
+  const meter = new Meter(store, clock, logger, nodes.id);
+  const ledger = new Ledger(store, engine, join(config.dataDir, 'ledger'), logger, { clock });
   const runner = new ExportRunner(exports, store, jobs, engine, publications, clock, logger, meter, { leaseMs: config.exportLeaseMs, pollMs: 1000, ...options.exportRunner });
   const ctx: AppContext = { config, store, publications, jobs, companies, feed, exports, meter, ledger, cursors, logger, clock, draining: false };
   const opener = feed.opener(jobsSnapshotOpener(engine, join(config.dataDir, 'serving'), logger));
+  // Before any request is admitted: what a stopped server left unanswered is settled.
+  await nodes.start();
   const watcher = new PublicationWatcher(config.snapshotsDir, publications, logger, opener, openRelease);
   await watcher.start(config.catalogPollMs);
   // The embedded store belongs to this process alone: an export left running was this server's, before a crash.
@@ -83,6 +92,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       await exportsStopped;
       // Requests answered during the drain settle before the store closes.
       await meter.idle();
+      await nodes.stop();
       await ledger.stopCompacting();
       await publications.closeNow();
       await releases.closeNow();

@@ -12,6 +12,7 @@ DROP FUNCTION IF EXISTS meter_settle(text, timestamptz, date, integer, text, big
 DROP FUNCTION IF EXISTS meter_records_room(usage_months, bigint, accounts);
 DROP FUNCTION IF EXISTS meter_admit(text, text, text, timestamptz, text, text, text, boolean, integer, integer, bigint, bigint, text, timestamptz, boolean, bigint);
 DROP FUNCTION IF EXISTS meter_reserve(text, date, bigint, bigint);
+DROP FUNCTION IF EXISTS meter_admit(text, text, text, timestamptz, text, text, text, boolean, integer, integer, bigint, bigint, text, timestamptz, boolean, boolean, bigint, bigint);
 
 CREATE OR REPLACE FUNCTION meter_month(p_at timestamptz) RETURNS date
 LANGUAGE sql IMMUTABLE AS $$
@@ -56,11 +57,12 @@ $$;
 -- getting one job never counts), using nothing; otherwise takes one request of the window and of the
 -- month and writes the request's ledger row, pending. An unmetered request (p_metered false) takes
 -- neither. p_prepaid_ok: the prepaid balance pays for one unit (p_unit_micros) of this route class.
+-- p_node: the server admitting it, which settles it (or, if that server dies, another: meter_abandon).
 CREATE OR REPLACE FUNCTION meter_admit(
   p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text,
   p_metered boolean, p_window_limit integer, p_window_seconds integer, p_plan_requests bigint, p_daily_free bigint,
   p_model text, p_since timestamptz, p_prepaid_ok boolean, p_overage_on boolean, p_overage_limit_cents bigint,
-  p_unit_micros bigint
+  p_unit_micros bigint, p_node text
 ) RETURNS TABLE (
   outcome text, window_used integer, window_reset timestamptz,
   requests_used bigint, requests_left bigint, records_used bigint, records_reserved bigint
@@ -142,8 +144,8 @@ BEGIN
     v_requests := v_requests + 1;
   END IF;
 
-  INSERT INTO ledger (request_id, account_id, api_key_id, occurred_at, method, route, route_class, settlement_status, drawn_month)
-  VALUES (p_request, p_account, p_key, p_at, p_method, p_route, p_class, 'pending', CASE WHEN p_metered THEN v_draw END);
+  INSERT INTO ledger (request_id, account_id, api_key_id, occurred_at, method, route, route_class, settlement_status, drawn_month, node_id, counted)
+  VALUES (p_request, p_account, p_key, p_at, p_method, p_route, p_class, 'pending', CASE WHEN p_metered THEN v_draw END, p_node, p_metered);
   RETURN QUERY SELECT 'admitted'::text, v_used, v_start + make_interval(secs => p_window_seconds),
     v_requests, greatest(v_left, 0), v_records, v_reserved;
 END
@@ -199,7 +201,7 @@ BEGIN
     -- Nothing to charge: the ledger row alone (counts, errors, redirects and empty pages).
     v_settlement := CASE WHEN p_void OR p_status >= 400 THEN 'not_charged' ELSE 'included' END;
     UPDATE ledger l SET status = p_status, route_class = p_class, settlement_status = v_settlement,
-      drawn_month = CASE WHEN p_status = 429 THEN NULL ELSE l.drawn_month END
+      drawn_month = CASE WHEN p_status = 429 THEN NULL ELSE l.drawn_month END, counted = l.counted AND p_status <> 429
     FROM (SELECT request_id, drawn_month FROM ledger WHERE request_id = p_request) o
     WHERE l.request_id = o.request_id AND l.settlement_status = 'pending'
     RETURNING o.drawn_month, l.occurred_at INTO v_drawn, v_occurred;
@@ -230,7 +232,8 @@ BEGIN
     IF FOUND THEN
       v_overage := v_over * coalesce(p_price, 0);
       v_settlement := CASE WHEN v_over > 0 THEN 'overage' ELSE 'included' END;
-      UPDATE ledger SET status = p_status, route_class = p_class, records_charged = p_records, overage_micros = v_overage, settlement_status = v_settlement
+      UPDATE ledger SET status = p_status, route_class = p_class, records_charged = p_records, overage_micros = v_overage,
+        overage_records = v_over, settlement_status = v_settlement
       WHERE request_id = p_request AND settlement_status = 'pending';
       IF NOT FOUND THEN
         RAISE EXCEPTION 'request % is not pending settlement', p_request;
@@ -239,6 +242,7 @@ BEGIN
       RETURN;
     END IF;
     -- No month row yet, or the records do not fit: decided below.
+    v_over := 0;
   END IF;
 
   -- The months this call may change, locked in month order as admission locks them (no deadlock between
@@ -300,7 +304,10 @@ BEGIN
   END IF;
 
   UPDATE ledger l SET status = v_status, route_class = p_class, records_charged = p_records, overage_micros = v_overage,
-    settlement_status = v_settlement, drawn_month = CASE WHEN v_status = 429 THEN NULL ELSE l.drawn_month END
+    settlement_status = v_settlement, drawn_month = CASE WHEN v_status = 429 THEN NULL ELSE l.drawn_month END,
+    counted = l.counted AND (v_status <> 429 OR p_void),
+    overage_records = CASE WHEN p_model = 'records' THEN v_over ELSE 0 END,
+    units = CASE WHEN p_model = 'records' OR v_status >= 400 THEN 0 ELSE coalesce(v_units, 0) END, paid_units = v_paid, prepaid_micros = v_prepaid
   FROM (SELECT request_id, drawn_month FROM ledger WHERE request_id = p_request) o
   WHERE l.request_id = o.request_id AND l.settlement_status = 'pending'
   RETURNING o.drawn_month, l.occurred_at INTO v_drawn, v_occurred;
@@ -355,6 +362,72 @@ BEGIN
     END IF;
   END IF;
   UPDATE usage_months SET records_reserved = records_reserved + p_records WHERE account_id = p_account AND month = p_month;
+  RETURN true;
+END
+$$;
+
+-- Gives back what a settled request was charged, when its answer could not be delivered (the client
+-- went away before or while it was sent): records, overage, request units and the prepaid balance they
+-- drew. The request itself stays counted: the client made the call. The row is settled again as
+-- p_status, not_charged. False when the row has left the store or is being compacted (too late).
+-- Locks in settlement's order (the month, the ledger row, the account, the key's day), so the two never
+-- wait on each other in a cycle.
+CREATE OR REPLACE FUNCTION meter_refund(p_request text, p_status integer) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+  l ledger;
+BEGIN
+  SELECT * INTO l FROM ledger WHERE request_id = p_request;
+  IF NOT FOUND OR l.settlement_status = 'pending' OR l.segment_id IS NOT NULL THEN
+    RETURN false;
+  END IF;
+  PERFORM 1 FROM usage_months WHERE account_id = l.account_id AND month = meter_month(l.occurred_at) FOR UPDATE;
+  UPDATE ledger SET status = p_status, settlement_status = 'not_charged', records_charged = 0, overage_micros = 0,
+    overage_records = 0, units = 0, paid_units = 0, prepaid_micros = 0
+  WHERE request_id = p_request AND settlement_status <> 'pending' AND segment_id IS NULL;
+  IF NOT FOUND THEN
+    RETURN false;
+  END IF;
+  UPDATE usage_months SET records_used = records_used - l.records_charged, overage_records = overage_records - l.overage_records,
+    overage_used_micros = overage_used_micros - l.overage_micros, paid_units = paid_units - l.paid_units,
+    paid_micros = paid_micros - CASE WHEN l.units > 0 THEN l.prepaid_micros + l.overage_micros ELSE 0 END
+  WHERE account_id = l.account_id AND month = meter_month(l.occurred_at)
+    AND (l.records_charged > 0 OR l.overage_micros > 0 OR l.paid_units > 0);
+  IF l.prepaid_micros > 0 THEN
+    UPDATE accounts SET prepaid_micros = prepaid_micros + l.prepaid_micros WHERE account_id = l.account_id;
+  END IF;
+  IF l.units > 0 THEN
+    UPDATE key_days SET free_units = free_units - (l.units - l.paid_units), paid_units = paid_units - l.paid_units
+    WHERE key_id = l.api_key_id AND day = (l.occurred_at AT TIME ZONE 'UTC')::date;
+  END IF;
+  RETURN true;
+END
+$$;
+
+-- Settles a request that was never answered (its server stopped before settling it, and every answer
+-- is settled before its first byte): not charged, no status, and its monthly request given back.
+-- False when it is no longer pending. Locks the months first, as settlement does.
+CREATE OR REPLACE FUNCTION meter_abandon(p_request text) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+  l ledger;
+BEGIN
+  SELECT * INTO l FROM ledger WHERE request_id = p_request AND settlement_status = 'pending';
+  IF NOT FOUND THEN
+    RETURN false;
+  END IF;
+  PERFORM 1 FROM usage_months WHERE account_id = l.account_id AND (month = l.drawn_month OR month = meter_month(l.occurred_at))
+  ORDER BY month FOR UPDATE;
+  UPDATE ledger SET status = NULL, settlement_status = 'not_charged', drawn_month = NULL, counted = false
+  WHERE request_id = p_request AND settlement_status = 'pending';
+  IF NOT FOUND THEN
+    RETURN false;
+  END IF;
+  IF l.counted THEN
+    UPDATE usage_months SET requests_drawn = requests_drawn - coalesce(month = l.drawn_month, false)::int,
+      requests_used = requests_used - (month = meter_month(l.occurred_at))::int
+    WHERE account_id = l.account_id AND (month = l.drawn_month OR month = meter_month(l.occurred_at));
+  END IF;
   RETURN true;
 END
 $$;

@@ -69,4 +69,8 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+// Everything a command creates is its owner's alone (0600 files, 0700 folders): the data folder holds
+// key hashes, balances, the ledger and every customer's exports.
+process.umask(0o077);
+
 process.exitCode = await runCli(process.argv.slice(2));

@@ -1,11 +1,27 @@
 // `serve`: runs the HTTP API until SIGTERM or SIGINT, then drains requests in flight and closes the stores.
 
-import { once } from 'node:events';
 import { SETTINGS } from '../config.js';
 import { startService } from '../main.js';
 import { JSON_OPTION, type Command } from './command.js';
 import { demoBanner, ensureDemoCatalog, ensureDemoKey } from './demo.js';
 import { print } from './output.js';
+
+/**
+ * The first SIGTERM or SIGINT. The listeners stay for the life of the process: a signal sent to the
+ * process group reaches this process again through npm and the shell, and must not cut the drain short.
+ */
+function stopSignal(onRepeat: (signal: NodeJS.Signals) => void): Promise<NodeJS.Signals> {
+  return new Promise((done) => {
+    let received = false;
+    const on = (signal: NodeJS.Signals) => {
+      if (received) return onRepeat(signal);
+      received = true;
+      done(signal);
+    };
+    process.on('SIGTERM', on);
+    process.on('SIGINT', on);
+  });
+}
 
 export const serve: Command = {
   name: 'serve',
@@ -18,11 +34,14 @@ export const serve: Command = {
   async run({ options, config, json }) {
     if (options.demo) await ensureDemoCatalog(config);
     const service = await startService(config);
+    const { logger } = service.ctx;
+    const stop = stopSignal((signal) => logger.info({ signal }, 'already shutting down; the drain goes on'));
     const demo = options.demo ? await ensureDemoKey(service.ctx.store, config.dataDir) : undefined;
     if (json) print(true, { url: service.url, pid: process.pid, store: service.ctx.store.kind, demo_key: demo?.key ?? null });
     else if (demo) process.stdout.write(demoBanner(service.url, demo, config.dataDir));
-    const signal = await Promise.race([once(process, 'SIGTERM'), once(process, 'SIGINT')]);
-    service.ctx.logger.info({ signal }, 'shutting down');
+    const signal = await stop;
+    logger.info({ signal }, 'shutting down');
     await service.close();
+    return service.requestsCut() > 0 ? 1 : 0;
   },
 };

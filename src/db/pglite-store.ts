@@ -1,17 +1,38 @@
 // The embedded state store: PGlite in this process, persisted under the data folder (or in memory).
 
 import { PGlite } from '@electric-sql/pglite';
+import { chmod, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Queryable, StateStore } from './state-store.js';
+
+/**
+ * PGlite lays out a new database from its bundled template with mode 0666 on every file, whatever the
+ * process's umask; the files PostgreSQL creates later are 0600. The store holds key hashes and
+ * balances: its files are made its owner's alone when it opens and when it closes.
+ */
+async function ownerOnly(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      await chmod(path, 0o700);
+      await ownerOnly(path);
+    } else if (entry.isFile()) await chmod(path, 0o600);
+  }
+}
 
 export class PgliteStore implements StateStore {
   readonly kind = 'pglite' as const;
 
-  private constructor(private readonly db: PGlite) {}
+  private constructor(
+    private readonly db: PGlite,
+    private readonly dir: string | undefined,
+  ) {}
 
   /** Opens the store in `dir`, or in memory when `dir` is undefined; `image` seeds a new store from a dump. */
   static async open(dir: string | undefined, image?: Blob): Promise<PgliteStore> {
     const db = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), ...(image ? { loadDataDir: image } : {}) });
-    return new PgliteStore(db);
+    if (dir) await ownerOnly(dir);
+    return new PgliteStore(db, dir);
   }
 
   async query<Row>(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
@@ -32,5 +53,6 @@ export class PgliteStore implements StateStore {
 
   async close(): Promise<void> {
     await this.db.close();
+    if (this.dir) await ownerOnly(this.dir);
   }
 }

@@ -1,12 +1,12 @@
 // The one error handler: turns anything thrown into a catalogued code and writes the spec's envelope.
 
 import type { NextFunction, Request, Response } from 'express';
-import type { Logger } from 'pino';
+import type { AppContext } from '../context.js';
 import { ApiError, errorBody, invalidRequest } from '../errors.js';
+import { settleError } from './metering.js';
+import { bodyTooLarge } from './json-body.js';
 import { requestIdOf } from './request-id.js';
 import { isValidatorError, validationMessage } from './validation.js';
-
-const BODY_LIMIT = 16_384;
 
 interface BodyParserError {
   type: string;
@@ -17,22 +17,33 @@ function isBodyParserError(error: unknown): error is BodyParserError {
   return typeof error === 'object' && error !== null && typeof (error as { type?: unknown }).type === 'string' && 'status' in error;
 }
 
+function isClientHttpError(error: unknown): boolean {
+  const { status, expose, errors } = (error ?? {}) as { status?: unknown; expose?: unknown; errors?: unknown };
+  return typeof status === 'number' && status >= 400 && status < 500 && expose === true && errors === undefined;
+}
+
 /** Maps body-parser and validator failures onto the catalogue; anything else is an internal error. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (isBodyParserError(error)) {
     switch (error.type) {
       case 'entity.too.large':
-        return invalidRequest(`The request body exceeds ${BODY_LIMIT} bytes.`);
+        return bodyTooLarge();
       case 'entity.parse.failed':
-        return invalidRequest('The request body is not valid JSON; send one JSON object.');
+        return invalidRequest('The request body is not valid JSON; send one JSON object, e.g. {"title":"nurse"}.');
       case 'charset.unsupported':
       case 'encoding.unsupported':
         return invalidRequest('The request body must be UTF-8 JSON, uncompressed or gzip/deflate encoded.');
+      case 'request.aborted':
+        return invalidRequest('The request body did not arrive whole: the connection closed while it was being sent; send the request again.');
+      case 'request.size.invalid':
+        return invalidRequest('The request body is not as long as its Content-Length says; send the exact length.');
       default:
-        return invalidRequest('The request body could not be read.');
+        return invalidRequest('The request body could not be read; send one JSON object with "Content-Type: application/json".');
     }
   }
+  // What body-parser passes on from the stream it reads (a decompression or socket error) carries a 4xx status and no type.
+  if (isClientHttpError(error)) return invalidRequest('The request body could not be read; send one JSON object with "Content-Type: application/json".');
   if (isValidatorError(error)) {
     switch (error.status) {
       case 404:
@@ -40,7 +51,7 @@ export function toApiError(error: unknown): ApiError {
       case 405:
         return new ApiError('method_not_allowed');
       case 413:
-        return invalidRequest(`The request body exceeds ${BODY_LIMIT} bytes.`);
+        return bodyTooLarge();
       case 415:
         return invalidRequest('The request body must be JSON sent with "Content-Type: application/json".');
       default:
@@ -50,14 +61,21 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError('internal_error');
 }
 
-export function errorHandler(logger: Logger) {
-  return (error: unknown, _req: Request, res: Response, _next: NextFunction): void => {
+export function errorHandler(ctx: AppContext) {
+  return async (error: unknown, _req: Request, res: Response, _next: NextFunction): Promise<void> => {
     const apiError = toApiError(error);
-    if (apiError.code === 'internal_error') logger.error({ err: error, request_id: requestIdOf(res) }, 'request failed');
+    if (apiError.code === 'internal_error') ctx.logger.error({ err: error, request_id: requestIdOf(res) }, 'request failed');
     if (res.headersSent) {
       res.destroy();
       return;
     }
+    // Settled before it is written, as every answer (http/metering.ts); a store that cannot settle it
+    // leaves the row pending for the next start to settle, and the error is answered all the same.
+    const answer = await settleError(ctx, res, apiError.status).catch((failure: unknown) => {
+      ctx.logger.error({ err: failure, request_id: requestIdOf(res) }, 'settling an error answer failed');
+      return true;
+    });
+    if (!answer || res.headersSent) return;
     for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
     res.status(apiError.status).json(errorBody(apiError, requestIdOf(res)));
   };

@@ -58,9 +58,9 @@ export function admission(ctx: AppContext) {
     res.locals.ticket = ticket;
     res.on('close', () => {
       if (ticket.settled || ticket.deferred) return;
-      // A response cut off before it was all sent still settles, as the status it was sending. A client
-      // gone before any of it was sent settles as 499 (client closed request), charging nothing: the
-      // handler still running finds the request settled and sends nothing.
+      // Every answer is settled before it is sent (charge, settleError): a request still open here had
+      // its client go away first. It settles as 499 (client closed request), charging nothing; the
+      // handler still running finds it settled and sends nothing.
       const status = res.headersSent ? res.statusCode : CLIENT_CLOSED;
       const routeClass = res.locals.routeClass as RouteClass | undefined;
       ctx.meter.settleLater(ticket, { status, records: 0, ...(routeClass ? { routeClass } : {}) });
@@ -94,26 +94,77 @@ export function setMeteringHeaders(res: Response, s: Standing, at: Date): void {
 }
 
 /**
- * Charges a successful response of `records` records (jobs, companies or events) before it is sent, so
- * a response the month cannot take is never sent: 429 data_limit_exceeded instead. In the requests model
- * every response is paid for this way (a response with no records is one request unit); in the records
- * model a response with no records charges nothing and is settled after it is sent. Returns false when
- * the client has gone and the request is settled already: there is nothing to send.
+ * Two turns of the event loop, then a look at the socket: a client that closed its connection while the
+ * request was worked on is seen only once the loop has polled the socket again (a busy stretch, or the
+ * state store's call, may come before that poll).
+ */
+async function clientGone(res: Response): Promise<boolean> {
+  for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+  return connectionLost(res);
+}
+
+function connectionLost(res: Response): boolean {
+  const socket = res.req.socket;
+  return socket.destroyed || !socket.writable;
+}
+
+/**
+ * Gives the charge back when the answer was not delivered: the connection failed before its last byte
+ * was handed to the network (the operating system's socket buffer). An answer the network took whole
+ * counts as delivered (docs/usage-and-limits.md, "When an answer is not delivered").
+ */
+function refundIfCut(ctx: AppContext, res: Response, ticket: Ticket): void {
+  const socket = res.req.socket;
+  res.once('close', () => {
+    if (socket.errored || !res.writableFinished) ctx.meter.refund(ticket, CLIENT_CLOSED);
+  });
+}
+
+/**
+ * Settles the request before the first byte of its answer, so that a crash never leaves an answered
+ * request pending: charges a successful response of `records` records (jobs, companies or events), or
+ * records any other. A response the month cannot take is never sent: 429 data_limit_exceeded instead.
+ * In the requests model every successful answer is paid this way (one without records is one request
+ * unit). A client already gone is settled as 499, charging nothing; one that goes while the answer is
+ * sent gets the charge back. Returns false when there is nothing to send.
  */
 export async function charge(ctx: AppContext, res: Response, records: number, routeClass?: RouteClass): Promise<boolean> {
   const ticket = ticketOf(res);
   if (!ticket) return true;
   if (ticket.settled || ticket.deferred) return false;
-  if (records === 0 && ticket.standing.model === 'records') return true;
   routeClass ??= res.locals.routeClass as RouteClass | undefined;
+  const classed = routeClass ? { routeClass } : {};
   const started = performance.now();
-  const charged = await ctx.meter.settle(ticket, { status: res.statusCode, records, ...(routeClass ? { routeClass } : {}) });
+  if (await clientGone(res)) {
+    await ctx.meter.settle(ticket, { status: CLIENT_CLOSED, records: 0, ...classed });
+    return false;
+  }
+  const charged = await ctx.meter.settle(ticket, { status: res.statusCode, records, ...classed });
   ticket.meterMs += performance.now() - started;
   setMeteringHeaders(res, ticket.standing, ticket.at);
   // What metering added to this response: admission and charging, each one call of the state store.
   res.append('Server-Timing', `meter;dur=${ticket.meterMs.toFixed(3)}`);
   if (!charged) throw dataLimitExceeded(ticket, records);
+  // The client may have gone while the store charged it: look again before the first byte.
+  if (await clientGone(res)) {
+    ctx.meter.refund(ticket, CLIENT_CLOSED);
+    return false;
+  }
+  refundIfCut(ctx, res, ticket);
   return true;
+}
+
+/**
+ * Settles a request answered with an error, before the error is written (see charge); false when the
+ * client has gone and nothing should be written.
+ */
+export async function settleError(ctx: AppContext, res: Response, status: number): Promise<boolean> {
+  const ticket = ticketOf(res);
+  if (!ticket || ticket.settled || ticket.deferred) return true;
+  const routeClass = res.locals.routeClass as RouteClass | undefined;
+  const gone = await clientGone(res);
+  await ctx.meter.settle(ticket, { status: gone ? CLIENT_CLOSED : status, records: 0, ...(routeClass ? { routeClass } : {}) });
+  return !gone;
 }
 
 /** Sends a successful JSON body of `records` records, charged first (see charge). */

@@ -2,7 +2,9 @@
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { NextFunction, Request, Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import { ApiError } from '../errors.js';
 import { parse } from 'yaml';
 import { hasAtMostTwoDecimals } from '../metering/money.js';
 import { isDateOrDateTime } from '../query/dates.js';
@@ -26,7 +28,75 @@ function specForValidation(): object {
     }
     return out;
   };
-  return swap(parse(readFileSync(OPENAPI_FILE, 'utf8'))) as object;
+  return swap(contract()) as object;
+}
+
+let parsed: Record<string, unknown> | undefined;
+function contract(): Record<string, unknown> {
+  parsed ??= parse(readFileSync(OPENAPI_FILE, 'utf8')) as Record<string, unknown>;
+  return structuredClone(parsed);
+}
+
+type Node = Record<string, unknown>;
+export type NumberKind = 'integer' | 'number';
+
+interface Operation {
+  method: string;
+  path: RegExp;
+  literal: boolean;
+  /** Its query parameters declared as integer or number. */
+  numeric: Map<string, NumberKind>;
+}
+
+let operationList: Operation[] | undefined;
+
+/** Every operation of openapi.yaml, literal paths (/v1/jobs/count) before templates that also match them (/v1/jobs/{jobId}). */
+function operations(): Operation[] {
+  if (operationList) return operationList;
+  const spec = contract();
+  const resolve = (node: Node): Node => {
+    if (typeof node.$ref !== 'string') return node;
+    let at: unknown = spec;
+    for (const part of node.$ref.replace(/^#\//, '').split('/')) at = (at as Node)[part];
+    return resolve(at as Node);
+  };
+  operationList = [];
+  for (const [template, item] of Object.entries(spec.paths as Record<string, Node>)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const numeric = new Map<string, NumberKind>();
+      for (const raw of ((operation as Node).parameters ?? []) as Node[]) {
+        const param = resolve(raw);
+        const type = resolve((param.schema ?? {}) as Node).type;
+        if (param.in === 'query' && (type === 'integer' || type === 'number')) numeric.set(param.name as string, type);
+      }
+      // Express routes ignore case and a trailing slash: so does this match.
+      const path = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}/?$`, 'i');
+      operationList.push({ method: method.toUpperCase(), path, literal: !template.includes('{'), numeric });
+    }
+  }
+  operationList.sort((a, b) => Number(b.literal) - Number(a.literal));
+  return operationList;
+}
+
+/** The integer and number query parameters of the operation `method path` (empty for an unknown route). */
+export function numericQueryParametersOf(method: string, path: string): ReadonlyMap<string, NumberKind> {
+  return operations().find((o) => o.method === method && o.path.test(path))?.numeric ?? new Map();
+}
+
+/**
+ * 404 for a path openapi.yaml does not have, 405 for a method it does not have on that path: before the
+ * body is read, so a request to no route is never answered about its body.
+ */
+export function knownRoute() {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const all = operations().filter((o) => o.path.test(req.path));
+    // A literal path is matched before templates (OpenAPI): GET /v1/jobs/search is not GET /v1/jobs/{jobId}.
+    const matching = all.some((o) => o.literal) ? all.filter((o) => o.literal) : all;
+    if (matching.length === 0) throw new ApiError('route_not_found');
+    if (!matching.some((o) => o.method === method)) throw new ApiError('method_not_allowed');
+    next();
+  };
 }
 
 export function openApiValidation() {
@@ -75,6 +145,11 @@ const PATTERN_RULES: Record<string, string> = {
   include: 'must be a comma list of company and/or source_data',
 };
 
+/** What a property's rule means in words, for any way a value breaks it (the validator would say "must be >= 0.01"). */
+const VALUE_RULES: Record<string, string> = {
+  monthlyLimitUsd: 'must be an amount in US dollars from 0.01 to 100000 with at most two decimals, e.g. 250 or 49.99 (or null to clear the limit)',
+};
+
 /** "/query/limit" + "must be <= 1000" → "query parameter 'limit' must be <= 1000". */
 function describe(path: string | undefined, message: string): string {
   const parts = (path ?? '').replace(/^[./]/, '').split(/[./]/).filter(Boolean);
@@ -85,7 +160,10 @@ function describe(path: string | undefined, message: string): string {
   if (rest.length === 0) return location === 'body' ? `the request body ${message}` : message;
   // A repeated query parameter is validated item by item (fields.0): name the parameter.
   const name = (location === 'query' ? rest.filter((part) => !/^\d+$/.test(part)) : rest).join('.');
-  const rule = /^must (match pattern|be equal to one of the allowed values)/.test(message) ? PATTERN_RULES[name] : undefined;
+  const rule =
+    VALUE_RULES[name] ??
+    (/^must (match pattern|be equal to one of the allowed values)/.test(message) ? PATTERN_RULES[name] : undefined) ??
+    (message === 'must match format "cents"' ? 'must be an amount with at most two decimals, e.g. 49.99' : undefined);
   return `${WHERE[location]} '${name}' ${rule ?? message}`;
 }
 

@@ -3,6 +3,7 @@
 // de-duplicated, dates as instants. The normalised form is what cursors are bound to and what the
 // SQL of filter-sql.ts is built from.
 
+import { hasAtMostTwoDecimals } from '../metering/money.js';
 import { invalidRequest } from '../errors.js';
 import { parseDateBound } from '../query/dates.js';
 import { hasPositiveTerm, parseAdvanced, QuerySyntaxError } from '../search/query.js';
@@ -79,7 +80,7 @@ function bool(value: unknown, name: string, from: 'query' | 'body'): boolean {
 
 function amount(value: unknown, name: string, from: 'query' | 'body'): number {
   const n = from === 'body' || typeof value === 'number' ? value : typeof value === 'string' && /^\d+(\.\d{1,2})?$/.test(value) ? Number(value) : NaN;
-  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > 1e9 || Math.round(n * 100) !== n * 100) {
+  if (typeof n !== 'number' || !hasAtMostTwoDecimals(n) || n < 0 || n > 1e9) {
     throw invalidRequest(`${name} must be a number from 0 to 1000000000 with at most two decimals.`);
   }
   return n;

@@ -10,6 +10,7 @@ import type { AppContext } from '../context.js';
 import { errorBody, invalidRequest, type ApiError } from '../errors.js';
 import { toApiError } from '../http/error-handler.js';
 import { newRequestId } from '../http/request-id.js';
+import { throttlesOf, type ThrottleName } from '../http/throttles.js';
 import type { Caller } from '../metering/keys.js';
 import { isDateOrDateTime } from '../query/dates.js';
 import type { McpSession } from './session.js';
@@ -35,6 +36,19 @@ const INSTRUCTIONS = [
   'search_jobs, get_job and count_jobs take one API request per call and charge one record per job returned; the other tools are free. get_usage shows what is left.',
   'When a spending call answers status "confirmation_required", show the cost and call again with confirm: true only if that spending is wanted. search_docs answers questions about the API.',
 ].join(' ');
+
+/**
+ * The tools that use no requests, throttled per account instead (set_overage with PUT /v1/account/overage);
+ * search_jobs, get_job and count_jobs are held by the request window.
+ */
+const THROTTLED: Record<string, ThrottleName> = {
+  list_fields: 'freeTools',
+  get_usage: 'freeTools',
+  set_confirmation_level: 'freeTools',
+  read_file: 'freeTools',
+  search_docs: 'freeTools',
+  set_overage: 'overageChanges',
+};
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -91,6 +105,8 @@ async function callTool(options: McpServerOptions, entries: Map<string, Entry>, 
   const log = (fields: Record<string, unknown>) => ctx.logger.info({ request_id: requestId, tool: entry.tool.name, ms: Math.round(performance.now() - started), ...fields }, 'mcp tool call');
   try {
     const caller = await options.callerOf(extra);
+    const throttle = THROTTLED[entry.tool.name];
+    if (throttle) await throttlesOf(ctx).take(throttle, caller.account.account_id);
     const args = params.arguments ?? {};
     if (!entry.validate(args)) throw invalidRequest(validationMessage(entry.validate.errors ?? []));
     const result = await entry.tool.run(args, { ctx, session: options.session, caller, requestId });

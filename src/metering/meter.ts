@@ -25,9 +25,10 @@ export function unitMicros(routeClass: RouteClass): number {
   return routeClass === 'jobs_search' ? 200 : 20;
 }
 
-const ADMIT = 'SELECT * FROM meter_admit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)';
+const ADMIT = 'SELECT * FROM meter_admit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)';
 const SETTLE = 'SELECT * FROM meter_settle($1, $2, $3::date, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)';
 const RESERVE = 'SELECT meter_reserve($1, $2::date, $3, $4, $5, $6, $7) AS reserved';
+const REFUND = 'SELECT meter_refund($1, $2) AS refunded';
 
 export interface RequestInfo {
   requestId: string;
@@ -64,6 +65,8 @@ export interface Ticket {
   /** Settled already (records charged), or left pending for later (an export charges at completion). */
   settled: boolean;
   deferred: boolean;
+  /** Its charge was given back: the answer was not delivered. */
+  refunded?: boolean;
   /** Time spent admitting and charging it, in ms (reported in Server-Timing as meter). */
   meterMs: number;
 }
@@ -109,6 +112,8 @@ export class Meter {
     private readonly store: StateStore,
     private readonly clock: () => Date,
     private readonly logger: Logger,
+    /** The server admitting requests (Nodes.id): it settles them, or another does if it stops. */
+    private readonly nodeId: string | null = null,
   ) {}
 
   /** Admits the request or says why not; refused requests leave no trace. */
@@ -160,6 +165,7 @@ export class Meter {
       account.overage_enabled,
       account.overage_limit_cents,
       unitMicros(info.routeClass),
+      this.nodeId,
     ]);
     const standing: Standing = {
       model: account.billing_model,
@@ -196,6 +202,21 @@ export class Meter {
     return row.charged;
   }
 
+  /**
+   * Gives back what the settled request was charged, its answer not delivered (the client went away
+   * before or while it was sent); the row becomes `status` (499), not charged. Tracked like settleLater.
+   */
+  refund(ticket: Ticket, status: number): void {
+    if (ticket.refunded) return;
+    ticket.refunded = true;
+    this.track(
+      this.store.query<{ refunded: boolean }>(REFUND, [ticket.info.requestId, status]).then(([row]) => {
+        if (!row?.refunded) this.logger.warn({ request_id: ticket.info.requestId }, 'an undelivered answer could not be given back: its ledger row has been compacted');
+      }),
+      ticket,
+    );
+  }
+
   /** The request's ledger row stays pending: its records are charged later (an export, when it completes). */
   defer(ticket: Ticket): void {
     this.close(ticket);
@@ -210,7 +231,11 @@ export class Meter {
 
   /** Settles after the response is sent (errors, redirects, counts): tracked so idle() and shutdown wait for it. */
   settleLater(ticket: Ticket, options: SettleOptions): void {
-    const done = this.settle(ticket, options)
+    this.track(this.settle(ticket, options), ticket);
+  }
+
+  private track(work: Promise<unknown>, ticket: Ticket): void {
+    const done = work
       .catch((error: unknown) => this.logger.error({ err: error, request_id: ticket.info.requestId }, 'settling a request failed; its ledger row stays pending'))
       .finally(() => this.inFlight.delete(done));
     this.inFlight.add(done);

@@ -3,7 +3,7 @@
 import { ApiError, invalidRequest } from '../errors.js';
 import type { Queryable, StateStore } from '../db/state-store.js';
 import { namedQueries } from '../db/sql-files.js';
-import { hasAtMostTwoDecimals } from './money.js';
+import { hasAtMostTwoDecimals, ONE_CENT_USD } from './money.js';
 import type { AccountRow } from './accounts.js';
 import { PLANS } from './plans.js';
 import { monthKey, monthOf } from './months.js';
@@ -26,10 +26,14 @@ export interface OverageChange {
 
 export const MAX_MONTHLY_LIMIT_USD = 100_000;
 
-/** Dollars with at most two decimals, as whole cents; rejects anything else with a message naming the field. */
-export function limitInCents(usd: number): number {
-  if (!(usd > 0) || usd > MAX_MONTHLY_LIMIT_USD || !hasAtMostTwoDecimals(usd)) {
-    throw invalidRequest('monthlyLimitUsd must be greater than 0, at most 100000, with at most two decimals (or null to clear the limit).');
+/**
+ * Dollars with at most two decimals, from 0.01 to 100000, as whole cents; rejects anything else with a
+ * message naming the field. Both PUT /v1/account/overage and the MCP set_overage tool pass here, so
+ * nothing the store's check constraint would refuse (a limit of 0 cents) ever reaches it.
+ */
+export function limitInCents(usd: unknown): number {
+  if (typeof usd !== 'number' || !(usd >= ONE_CENT_USD) || usd > MAX_MONTHLY_LIMIT_USD || !hasAtMostTwoDecimals(usd)) {
+    throw invalidRequest('monthlyLimitUsd must be an amount in US dollars from 0.01 to 100000 with at most two decimals, e.g. 250 or 49.99 (or null to clear the limit).');
   }
   return Math.round(usd * 100);
 }

@@ -8,7 +8,11 @@ import { openapi } from '../support/contract.js';
 
 type Trigger = (app: TestApp) => Promise<ApiResponse>;
 
-/** How to make the running service answer each code. Codes without a trigger cannot occur in this build yet. */
+/**
+ * How to make the running service answer each code. The codes without one here are triggered in their own
+ * tests: request_timeout (a body that never arrives, test/http/connections.test.ts) and
+ * range_not_satisfiable (an export file, test/http/bad-input.test.ts and exports.test.ts).
+ */
 const TRIGGERS: Partial<Record<ErrorCode, Trigger>> = {
   invalid_request: async (app) => app.api.get('/v1/jobs?limit=abc', { key: (await app.account()).key }),
   invalid_api_key: (app) => app.api.get('/v1/jobs'),
@@ -20,6 +24,8 @@ const TRIGGERS: Partial<Record<ErrorCode, Trigger>> = {
     await app.store.query('UPDATE accounts SET overage_price_micros = 1 WHERE account_id = $1', [accountId]);
     return app.api.put('/v1/account/overage', { enabled: true }, { key });
   },
+  uri_too_long: async (app) => app.api.get(`/v1/jobs?title=${'a'.repeat(20_000)}`, { key: (await app.account()).key }),
+  headers_too_large: async (app) => app.api.get('/v1/jobs', { key: (await app.account()).key, headers: { 'x-padding': 'a'.repeat(20_000) } }),
   route_not_found: async (app) => app.api.get('/v1/unknown', { key: (await app.account()).key }),
   method_not_allowed: async (app) => app.api.request('PATCH', '/v1/jobs', { key: (await app.account()).key }),
   catalog_unavailable: async (app) => app.api.get('/v1/jobs/count', { key: (await app.account()).key }),

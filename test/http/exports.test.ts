@@ -155,6 +155,10 @@ describe('exports', function () {
     expect(part.body.equals(whole.subarray(100))).to.equal(true);
     const outside = await app.api.download(path, { key, headers: { range: `bytes=${whole.length + 10}-` } });
     expect(outside.status).to.equal(416);
+    // Settled as what the client got: the 416, not the 200 the file would have been.
+    await app.service.ctx.meter.idle();
+    const [row] = await app.store.query<{ status: number; settlement_status: string }>('SELECT status, settlement_status FROM ledger WHERE request_id = $1', [outside.headers.get('x-request-id')]);
+    expect(row).to.deep.equal({ status: 416, settlement_status: 'not_charged' });
   });
 
   it('answers 503 export_unavailable when this server cannot write or read export files', async () => {

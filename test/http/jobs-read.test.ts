@@ -308,14 +308,14 @@ describe('jobs read API', function () {
       expect(shaped.body.data).to.deep.equal({ job_id: planner.job_id, title: 'Logistics Planner' });
     });
 
-    it('says in Server-Timing how long the catalog took to answer, and metering for a charged response', async () => {
-      for (const [path, charged] of [['/v1/jobs?q=planner', true], ['/v1/jobs/count', false], [`/v1/jobs/${byTitle.get('Dispatcher')!.job_id}`, true]] as const) {
+    it('says in Server-Timing how long the catalog took to answer, and metering: every answer is settled before it is sent', async () => {
+      for (const path of ['/v1/jobs?q=planner', '/v1/jobs/count', `/v1/jobs/${byTitle.get('Dispatcher')!.job_id}`]) {
         const r = await app.api.get(path, { key });
         expect(r.status).to.equal(200);
-        const timing = /^catalog;dur=(\d+\.\d{3})(, meter;dur=(\d+\.\d{3}))?$/.exec(r.headers.get('server-timing') ?? '');
+        const timing = /^catalog;dur=(\d+\.\d{3}), meter;dur=(\d+\.\d{3})$/.exec(r.headers.get('server-timing') ?? '');
         expect(timing, path).to.not.equal(null);
         expect(Number(timing![1])).to.be.greaterThan(0);
-        expect(timing![3] !== undefined, path).to.equal(charged);
+        expect(Number(timing![2])).to.be.greaterThan(0);
       }
     });
 

@@ -1,14 +1,18 @@
 // PUT /v1/account/overage: turn overage billing on or off and set the monthly overage limit (spec 4.10).
+// Not counted against the request windows (spec 4.10 rule 7), so it has its own per-account throttle.
 
 import type { Request, Response } from 'express';
 import { setOverage, type OverageChange } from '../../metering/overage.js';
 import { callerOf } from '../auth.js';
 import type { AppContext } from '../../context.js';
+import { throttlesOf } from '../throttles.js';
 
 export function accountHandlers(ctx: AppContext) {
+  const throttles = throttlesOf(ctx);
   return {
     putOverage: async (req: Request, res: Response): Promise<void> => {
       const { account } = callerOf(res);
+      await throttles.take('overageChanges', account.account_id);
       const status = await setOverage(ctx.store, account.account_id, req.body as OverageChange, {
         now: ctx.clock(),
         upgradeUrl: ctx.config.upgradeUrl,

@@ -1,6 +1,7 @@
 // The export routes (spec 4.8): create, list, one, and file downloads with Range support.
 
 import type { Request, Response } from 'express';
+import { exists } from '../../catalog/files.js';
 import { ApiError } from '../../errors.js';
 import { exportRecord } from '../../exports/exports.js';
 import { callerOf } from '../auth.js';
@@ -40,12 +41,29 @@ export function exportHandlers(ctx: AppContext) {
       await sendJson(ctx, res, exportRecord(await ctx.exports.get(callerOf(res).account.account_id, String(req.params.exportId))));
     },
 
-    /** The file as it is on disk; express's sendFile answers Range (206, 416), If-Range and HEAD. */
+    /**
+     * The file as it is on disk; express's sendFile answers Range (206), If-Range and HEAD. What can fail
+     * (the file missing here, a range outside it) is decided before the request is settled, so that the
+     * ledger holds the status the client gets.
+     */
     file: async (req: Request, res: Response): Promise<void> => {
       noQuery(req);
       const n = /^[1-9]\d{0,5}$/.test(String(req.params.n)) ? Number(req.params.n) : 0;
       if (n === 0) throw new ApiError('file_not_found', 'n is the number of a file of the export, from 1.');
       const file = await ctx.exports.file(callerOf(res).account.account_id, String(req.params.exportId), n);
+      if (!(await exists(file.path))) {
+        // The record lists the file, so it was written: this server's disk has lost it (or never shared it).
+        ctx.logger.error({ export_id: req.params.exportId, n, path: file.path }, 'export file listed but missing on disk');
+        throw new ApiError('export_unavailable', 'This export file cannot be read on this server; retry shortly, or create the export again.');
+      }
+      // sendFile ignores a Range under an If-Range it cannot match (no validators are sent): the whole file.
+      if (req.headers.range !== undefined && req.headers['if-range'] === undefined && req.range(file.file.bytes) === -1) {
+        const bytes = file.file.bytes;
+        throw new ApiError('range_not_satisfiable', `The Range header (${String(req.headers.range).slice(0, 60)}) lies outside this file of ${bytes} bytes; ask for bytes from 0 to ${bytes - 1}.`, {
+          // Where a resumed download can start over.
+          headers: { 'Content-Range': `bytes */${bytes}` },
+        });
+      }
       // Paid before the first byte in the requests model, whatever range is asked for.
       if (!(await charge(ctx, res, 0))) return;
       await new Promise<void>((resolve, reject) => {
@@ -58,17 +76,7 @@ export function exportHandlers(ctx: AppContext) {
             lastModified: false,
           },
           (error) => {
-            if (!error) resolve();
-            else if ((error as { status?: number }).status === 416 && !res.headersSent) {
-              // No body; Content-Range gives the file's size, where a resumed download can start over.
-              res.status(416).set('Content-Range', `bytes */${file.file.bytes}`).end();
-              resolve();
-            } else if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-              // The record lists the file, so it was written: this server's disk has lost it (or never shared it).
-              ctx.logger.error({ export_id: req.params.exportId, n, path: file.path }, 'export file listed but missing on disk');
-              reject(new ApiError('export_unavailable', 'This export file cannot be read on this server; retry shortly, or create the export again.'));
-            }
-            else if (res.headersSent) resolve(); // the client went away mid-download
+            if (!error || res.headersSent) resolve(); // sent, or the client went away mid-download
             else reject(error);
           },
         );

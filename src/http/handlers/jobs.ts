@@ -65,7 +65,8 @@ export function jobHandlers(ctx: AppContext, jobs: JobsService, companies: Compa
       if ('redirect' in outcome) {
         // The surviving job, with the same query string (spec 3.5).
         const location = `/v1/jobs/${outcome.redirect}${queryString(req)}`;
-        res.status(308).location(location).json({ location });
+        res.status(308).location(location);
+        await sendJson(ctx, res, { location });
         return;
       }
       await sendCharged(ctx, res, outcome.records, outcome.json);

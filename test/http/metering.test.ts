@@ -5,6 +5,7 @@ import { generateCorpus } from '../../src/catalog/generator/corpus.js';
 import { publish } from '../../src/catalog/publish/publish.js';
 import { startTestApp, tempDir, type TestApp } from '../support/app.js';
 import type { ApiResponse } from '../support/client.js';
+import { hold, type Held } from '../support/hold.js';
 
 interface ErrorBody {
   error: { code: string; message: string };
@@ -327,31 +328,8 @@ describe('metering', function () {
   });
 
   describe('requests whose client goes away', () => {
-    /** Holds calls of `target[name]` until released, as a slow step would. */
-    function hold<T extends object, K extends keyof T>(target: T, name: K) {
-      const original = (target[name] as (...args: unknown[]) => Promise<unknown>).bind(target);
-      let entered!: () => void;
-      let release!: () => void;
-      const inside = new Promise<void>((resolve) => (entered = resolve));
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let called: Promise<unknown> = Promise.resolve();
-      (target as Record<K, unknown>)[name] = (...args: unknown[]) => {
-        entered();
-        called = released.then(() => original(...args));
-        return called;
-      };
-      return {
-        inside,
-        release: async () => {
-          delete (target as Partial<T>)[name];
-          release();
-          await called.catch(() => undefined);
-        },
-      };
-    }
-
     /** Sends a request and goes away once it is held inside the server; then lets the server go on. */
-    async function leaveDuring(held: ReturnType<typeof hold>, method: string, path: string, key: string, body?: unknown): Promise<void> {
+    async function leaveDuring(held: Held, method: string, path: string, key: string, body?: unknown): Promise<void> {
       const leaving = new AbortController();
       const sent = fetch(`${app.url}${path}`, {
         method,

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { connect, type Socket } from 'node:net';
 import { startTestAppWithCatalog, type TestApp } from '../support/app.js';
+import { hold, type Held } from '../support/hold.js';
 
 interface LedgerRow {
   status: number | null;
@@ -45,21 +46,6 @@ describe('answers that are not delivered (spec 8.2: only successful responses co
     });
   }
 
-  /** Replaces `target[name]` until the returned release: the first call waits inside until released. */
-  function hold<T extends object, K extends keyof T>(target: T, name: K) {
-    const original = (target[name] as (...args: unknown[]) => Promise<unknown>).bind(target);
-    let entered!: () => void;
-    let release!: () => void;
-    const inside = new Promise<void>((resolve) => (entered = resolve));
-    const released = new Promise<void>((resolve) => (release = resolve));
-    (target as Record<K, unknown>)[name] = (...args: unknown[]) => {
-      delete (target as Partial<T>)[name];
-      entered();
-      return released.then(() => original(...args));
-    };
-    return { inside, release };
-  }
-
   const changes = '/v1/jobs/changes?since=2000-01-01T00:00:00Z&limit=1000';
 
   /**
@@ -77,33 +63,35 @@ describe('answers that are not delivered (spec 8.2: only successful responses co
     };
   }
 
-  it('settles as 499 and charges nothing when the client left during the query, seen only after synchronous work', async () => {
-    const { key, accountId } = await app.account({ plan: 'paid-25k' });
-    const held = hold(app.service.ctx.feed, 'page');
-    const socket = await send(changes, key);
+  /**
+   * Sends `path` and closes the connection once the request is held at `held`; the server then goes on at
+   * once, busy with synchronous work for a while, so the close is not seen until the loop polls again.
+   */
+  async function leaveWhileHeld(held: Held, path: string, key: string): Promise<void> {
+    const socket = await send(path, key);
     await held.inside;
     socket.destroy();
-    // The server goes on at once, without waiting for the close to be seen, and is busy for a while.
     busy(100);
-    held.release();
+    void held.release();
     await sleep(300);
     await app.service.ctx.meter.idle();
+  }
+
+  async function expectNothingCharged(accountId: string): Promise<void> {
     expect(await ledger(accountId)).to.deep.equal([{ status: 499, records_charged: 0, settlement_status: 'not_charged' }]);
     expect(await recordsUsed(accountId)).to.equal(0);
+  }
+
+  it('settles as 499 and charges nothing when the client left during the query, seen only after synchronous work', async () => {
+    const { key, accountId } = await app.account({ plan: 'paid-25k' });
+    await leaveWhileHeld(hold(app.service.ctx.feed, 'page'), changes, key);
+    await expectNothingCharged(accountId);
   });
 
   it('gives the charge back when the client left while the records were charged, before the headers', async () => {
     const { key, accountId } = await app.account({ plan: 'paid-25k' });
-    const held = hold(app.service.ctx.meter, 'settle');
-    const socket = await send('/v1/jobs?limit=20', key);
-    await held.inside;
-    socket.destroy();
-    busy(100);
-    held.release();
-    await sleep(300);
-    await app.service.ctx.meter.idle();
-    expect(await ledger(accountId)).to.deep.equal([{ status: 499, records_charged: 0, settlement_status: 'not_charged' }]);
-    expect(await recordsUsed(accountId)).to.equal(0);
+    await leaveWhileHeld(hold(app.service.ctx.meter, 'settle'), '/v1/jobs?limit=20', key);
+    await expectNothingCharged(accountId);
   });
 
   it('gives the charge back when the connection is cut mid-body, before the last byte reached the network', async () => {
@@ -118,8 +106,7 @@ describe('answers that are not delivered (spec 8.2: only successful responses co
     socket.resetAndDestroy();
     await sleep(300);
     await app.service.ctx.meter.idle();
-    expect(await ledger(accountId)).to.deep.equal([{ status: 499, records_charged: 0, settlement_status: 'not_charged' }]);
-    expect(await recordsUsed(accountId)).to.equal(0);
+    await expectNothingCharged(accountId);
   });
 
   it('charges an answer read to its end, and the account goes on as before after each undelivered one', async () => {

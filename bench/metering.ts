@@ -63,7 +63,7 @@ async function admissions(store: PgliteStore, seconds: number) {
         const caller = callers[n % callers.length]!;
         const requestId = `req_bench_${n++}`;
         const t0 = performance.now();
-        const { ticket, refusal } = await meter.admit(caller, { requestId, method: 'GET', route: '/v1/jobs/{jobId}', routeClass: 'jobs_get', metered: true });
+        const { ticket, refusal } = await meter.admit(caller, { requestId, method: 'GET', route: '/v1/jobs/{jobId}', routeClass: 'jobs_get', windowed: true });
         if (refusal) throw new Error(`refused: ${refusal}`);
         if (!(await meter.settle(ticket, { status: 200, records: 1 }))) throw new Error('not charged');
         latencies.push(performance.now() - t0);

@@ -13,6 +13,8 @@ DROP FUNCTION IF EXISTS meter_records_room(usage_months, bigint, accounts);
 DROP FUNCTION IF EXISTS meter_admit(text, text, text, timestamptz, text, text, text, boolean, integer, integer, bigint, bigint, text, timestamptz, boolean, bigint);
 DROP FUNCTION IF EXISTS meter_reserve(text, date, bigint, bigint);
 DROP FUNCTION IF EXISTS meter_admit(text, text, text, timestamptz, text, text, text, boolean, integer, integer, bigint, bigint, text, timestamptz, boolean, boolean, bigint, bigint);
+DROP FUNCTION IF EXISTS meter_admit(text, text, text, timestamptz, text, text, text, boolean, integer, integer, bigint, bigint, text, timestamptz, boolean, boolean, bigint, bigint, text);
+DROP FUNCTION IF EXISTS meter_admit(text, text, text, timestamptz, text, text, text, boolean, integer, integer, bigint, bigint, text, timestamptz, boolean, boolean, bigint, bigint, text, boolean);
 
 CREATE OR REPLACE FUNCTION meter_month(p_at timestamptz) RETURNS date
 LANGUAGE sql IMMUTABLE AS $$
@@ -55,14 +57,17 @@ $$;
 -- 'window', 'requests' (monthly requests used up) or 'daily' (requests model: the key's free units are
 -- used up and neither the prepaid balance nor overage within its limit can pay for one more unit;
 -- getting one job never counts), using nothing; otherwise takes one request of the window and of the
--- month and writes the request's ledger row, pending. An unmetered request (p_metered false) takes
--- neither. p_prepaid_ok: the prepaid balance pays for one unit (p_unit_micros) of this route class.
+-- month and writes the request's ledger row, pending. Every call counts one monthly request (spec 8.3
+-- rule 2); a request outside the window (p_windowed false: PUT /v1/account/overage, spec 4.10 rule 7)
+-- takes none of the window. p_counted false takes nothing at all: a look at where the account stands
+-- (MCP get_usage, run in a transaction that is rolled back). p_unit_micros: what one request unit of this route class costs (0: the
+-- route is never paid for); p_prepaid_ok: the prepaid balance pays for one.
 -- p_node: the server admitting it, which settles it (or, if that server dies, another: meter_abandon).
 CREATE OR REPLACE FUNCTION meter_admit(
   p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text,
-  p_metered boolean, p_window_limit integer, p_window_seconds integer, p_plan_requests bigint, p_daily_free bigint,
+  p_windowed boolean, p_window_limit integer, p_window_seconds integer, p_plan_requests bigint, p_daily_free bigint,
   p_model text, p_since timestamptz, p_prepaid_ok boolean, p_overage_on boolean, p_overage_limit_cents bigint,
-  p_unit_micros bigint, p_node text
+  p_unit_micros bigint, p_node text, p_counted boolean
 ) RETURNS TABLE (
   outcome text, window_used integer, window_reset timestamptz,
   requests_used bigint, requests_left bigint, records_used bigint, records_reserved bigint
@@ -86,10 +91,10 @@ DECLARE
 BEGIN
   -- The window row first: it serialises the admissions of the account. A metered request takes one;
   -- past the limit it is refused (a refused request leaves the window full, as it found it).
-  INSERT INTO rate_windows AS w (account_id, window_start, used) VALUES (p_account, v_window, p_metered::int)
+  INSERT INTO rate_windows AS w (account_id, window_start, used) VALUES (p_account, v_window, (p_windowed AND p_counted)::int)
   ON CONFLICT (account_id) DO UPDATE
     SET window_start = greatest(w.window_start, v_window),
-        used = CASE WHEN w.window_start < v_window THEN 0 ELSE w.used END + p_metered::int
+        used = CASE WHEN w.window_start < v_window THEN 0 ELSE w.used END + (p_windowed AND p_counted)::int
   RETURNING w.used, w.window_start INTO v_used, v_start;
 
   FOR i IN 1..2 LOOP
@@ -114,38 +119,40 @@ BEGIN
   IF p_model = 'requests' THEN
     SELECT p_daily_free - coalesce(max(free_units), 0) INTO v_left FROM key_days WHERE key_id = p_key AND day = (p_at AT TIME ZONE 'UTC')::date;
   END IF;
-  IF p_metered THEN
-    IF v_used > p_window_limit THEN
-      v_outcome := 'window';
-    ELSIF p_model = 'records' AND v_left <= 0 THEN
-      v_outcome := 'requests';
-    ELSIF p_model = 'requests' AND v_left <= 0 AND p_class <> 'jobs_get' AND NOT (p_prepaid_ok
-        OR (p_overage_on AND (p_overage_limit_cents IS NULL OR v_overage + p_unit_micros <= p_overage_limit_cents * 10000))) THEN
-      v_outcome := 'daily';
-    END IF;
-    IF v_outcome IS NOT NULL THEN
-      IF v_outcome <> 'window' THEN
-        UPDATE rate_windows SET used = used - 1 WHERE account_id = p_account;
-      END IF;
-      RETURN QUERY SELECT v_outcome, least(v_used, p_window_limit), v_start + make_interval(secs => p_window_seconds),
-        v_requests, greatest(v_left, 0), v_records, v_reserved;
-      RETURN;
-    END IF;
-    -- One request drawn from the oldest grant not used up (records model), one request used this month.
-    IF p_model <> 'records' THEN
-      v_draw := NULL;
-    ELSE
-      v_left := v_left - 1;
-    END IF;
-    -- The two rows are locked in month order, as settlement locks them.
-    UPDATE usage_months u SET requests_drawn = u.requests_drawn + coalesce(u.month = v_draw, false)::int, requests_used = u.requests_used + (u.month = v_month)::int
-    FROM (SELECT month FROM usage_months WHERE account_id = p_account AND (month = v_draw OR month = v_month) ORDER BY month FOR UPDATE) o
-    WHERE u.account_id = p_account AND u.month = o.month;
-    v_requests := v_requests + 1;
+  IF NOT p_counted THEN
+    RETURN QUERY SELECT 'admitted'::text, v_used, v_start + make_interval(secs => p_window_seconds),
+      v_requests, greatest(v_left, 0), v_records, v_reserved;
+    RETURN;
+  ELSIF p_windowed AND v_used > p_window_limit THEN
+    v_outcome := 'window';
+  ELSIF p_model = 'records' AND v_left <= 0 THEN
+    v_outcome := 'requests';
+  ELSIF p_model = 'requests' AND v_left <= 0 AND p_class <> 'jobs_get' AND p_unit_micros > 0 AND NOT (p_prepaid_ok
+      OR (p_overage_on AND (p_overage_limit_cents IS NULL OR v_overage + p_unit_micros <= p_overage_limit_cents * 10000))) THEN
+    v_outcome := 'daily';
   END IF;
+  IF v_outcome IS NOT NULL THEN
+    IF v_outcome <> 'window' AND p_windowed THEN
+      UPDATE rate_windows SET used = used - 1 WHERE account_id = p_account;
+    END IF;
+    RETURN QUERY SELECT v_outcome, least(v_used, p_window_limit), v_start + make_interval(secs => p_window_seconds),
+      v_requests, greatest(v_left, 0), v_records, v_reserved;
+    RETURN;
+  END IF;
+  -- One request drawn from the oldest grant not used up (records model), one request used this month.
+  IF p_model <> 'records' THEN
+    v_draw := NULL;
+  ELSE
+    v_left := v_left - 1;
+  END IF;
+  -- The two rows are locked in month order, as settlement locks them.
+  UPDATE usage_months u SET requests_drawn = u.requests_drawn + coalesce(u.month = v_draw, false)::int, requests_used = u.requests_used + (u.month = v_month)::int
+  FROM (SELECT month FROM usage_months WHERE account_id = p_account AND (month = v_draw OR month = v_month) ORDER BY month FOR UPDATE) o
+  WHERE u.account_id = p_account AND u.month = o.month;
+  v_requests := v_requests + 1;
 
   INSERT INTO ledger (request_id, account_id, api_key_id, occurred_at, method, route, route_class, settlement_status, drawn_month, node_id, counted)
-  VALUES (p_request, p_account, p_key, p_at, p_method, p_route, p_class, 'pending', CASE WHEN p_metered THEN v_draw END, p_node, p_metered);
+  VALUES (p_request, p_account, p_key, p_at, p_method, p_route, p_class, 'pending', v_draw, p_node, true);
   RETURN QUERY SELECT 'admitted'::text, v_used, v_start + make_interval(secs => p_window_seconds),
     v_requests, greatest(v_left, 0), v_records, v_reserved;
 END
@@ -305,7 +312,7 @@ BEGIN
 
   UPDATE ledger l SET status = v_status, route_class = p_class, records_charged = p_records, overage_micros = v_overage,
     settlement_status = v_settlement, drawn_month = CASE WHEN v_status = 429 THEN NULL ELSE l.drawn_month END,
-    counted = l.counted AND (v_status <> 429 OR p_void),
+    counted = l.counted AND v_status <> 429,
     overage_records = CASE WHEN p_model = 'records' THEN v_over ELSE 0 END,
     units = CASE WHEN p_model = 'records' OR v_status >= 400 THEN 0 ELSE coalesce(v_units, 0) END, paid_units = v_paid, prepaid_micros = v_prepaid
   FROM (SELECT request_id, drawn_month FROM ledger WHERE request_id = p_request) o
@@ -317,7 +324,7 @@ BEGIN
   END IF;
   -- A request answered 429 was refused: it gives its monthly request back (spec 8.3), and in the
   -- requests model the request it counted this month.
-  IF v_status = 429 AND NOT p_void THEN
+  IF v_status = 429 THEN
     UPDATE usage_months SET requests_drawn = requests_drawn - coalesce(month = v_drawn, false)::int,
       requests_used = requests_used - (month = meter_month(v_occurred))::int
     WHERE account_id = p_account AND (month = v_drawn OR month = meter_month(v_occurred));

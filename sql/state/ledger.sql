@@ -32,9 +32,10 @@ ORDER BY segment_id;
 
 -- name: daily
 -- Per UTC day (and group) of an account's rows still in the store: what analytics adds to the segments.
+-- requests: those that used a monthly request (not the 429s, nor the requests never answered).
 SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date,
        CASE $4::text WHEN 'route_class' THEN route_class WHEN 'api_key_id' THEN api_key_id END AS grp,
-       count(*) AS requests, coalesce(sum(records_charged), 0) AS records,
+       count(*) FILTER (WHERE counted) AS requests, coalesce(sum(records_charged), 0) AS records,
        count(*) FILTER (WHERE status >= 400) AS errors, coalesce(sum(overage_micros), 0) AS overage_micros
 FROM ledger
 WHERE account_id = $1 AND occurred_at >= $2 AND occurred_at < $3
@@ -72,7 +73,7 @@ SELECT segment_id, to_char(day, 'YYYY-MM-DD') AS day, level FROM ledger_segments
 
 -- name: segment_rows
 SELECT seq, request_id, account_id, api_key_id, occurred_at, method, route, route_class, status, records_charged,
-       overage_micros, settlement_status
+       overage_micros, settlement_status, counted
 FROM ledger WHERE segment_id = $1 ORDER BY seq;
 
 -- name: finish_segment

@@ -38,8 +38,9 @@ const ROUTES: [RegExp, string, RouteClass][] = [
 export function classify(method: string, path: string): Omit<RequestInfo, 'requestId'> {
   const found = ROUTES.find(([pattern]) => pattern.test(path));
   const [, route, routeClass] = found ?? [null, path.slice(0, 200), 'other' as const];
-  // Spec 4.10 rule 7: changing the overage setting is not counted against the request windows.
-  return { method, route, routeClass, metered: !(routeClass === 'account' && method === 'PUT') };
+  // Spec 4.10 rule 7: changing the overage setting is not counted against the request windows (it still
+  // counts one monthly request, as every call does: spec 8.3 rule 2).
+  return { method, route, routeClass, windowed: !(routeClass === 'account' && method === 'PUT') };
 }
 
 export function ticketOf(res: Response): Ticket | undefined {

@@ -42,7 +42,7 @@ export interface Cost {
 
 export async function spend(call: ToolCall, spending: Spending, work: () => Promise<Spent>): Promise<Record<string, unknown>> {
   const { ctx, caller, session } = call;
-  const info = { method: 'MCP', route: `mcp/${spending.tool}`, routeClass: spending.routeClass, metered: true };
+  const info = { method: 'MCP', route: `mcp/${spending.tool}`, routeClass: spending.routeClass, windowed: true };
   if (!spending.confirmed && session.level !== 'never') {
     const cost = await costToConfirm(call, spending, info);
     if (cost) return { status: 'confirmation_required', cost, message: confirmationMessage(spending.tool, cost) };
@@ -64,7 +64,7 @@ export async function spend(call: ToolCall, spending: Spending, work: () => Prom
 }
 
 /** The cost of the call when the session's level asks to confirm it; null to go ahead. */
-async function costToConfirm(call: ToolCall, spending: Spending, info: { method: string; route: string; routeClass: RouteClass; metered: boolean }): Promise<Cost | null> {
+async function costToConfirm(call: ToolCall, spending: Spending, info: { method: string; route: string; routeClass: RouteClass; windowed: boolean }): Promise<Cost | null> {
   // An account that nothing can bill (overage off, no prepaid balance) has nothing to confirm at
   // paid_only: the common case costs no look at the store.
   if (call.session.level === 'paid_only' && !canBill(call.caller.account)) return null;

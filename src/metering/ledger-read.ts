@@ -6,13 +6,25 @@ import { listValue } from '@duckdb/node-api';
 import type { QueryEngine } from '../jobs/engine.js';
 import type { EventFilter } from './ledger.js';
 
+/**
+ * Segment files as one table. Not hive partitioning: the day=/month= folders would add a column of their
+ * own. By name: files written before a column existed read it as NULL.
+ */
+export const readSegments = (files: string) => `read_parquet(${files}, hive_partitioning = false, union_by_name = true)`;
+
+/**
+ * Whether a row used a monthly request. Files from before the counted column was written hold no 429 that
+ * kept its request nor a never-answered row, and the overage PUT used none then.
+ */
+export const COUNTED = "coalesce(counted, status IS DISTINCT FROM 429 AND NOT (route_class = 'account' AND method = 'PUT'))";
+
 const EVENT_COLUMNS = ['seq', 'request_id', 'occurred_at', 'method', 'route', 'route_class', 'status', 'api_key_id', 'records_charged', 'settlement_status'] as const;
 
 /** Up to `limit` rows of the filter in `files`, newest first (`before` finite), as objects keyed by EVENT_COLUMNS. */
 export async function readEvents(engine: QueryEngine, files: string[], f: Omit<EventFilter, 'exclude'>, limit: number): Promise<Record<string, unknown>[]> {
   const rows = await engine.rows(
     `SELECT seq, request_id, epoch_ms(occurred_at) AS occurred_at, method, route, route_class, status, api_key_id, records_charged, settlement_status
-     FROM read_parquet($files, hive_partitioning = false)
+     FROM ${readSegments('$files')}
      WHERE account_id = $account AND seq <= $hw AND seq < $before AND occurred_at <= $captured
        AND ($start IS NULL OR occurred_at >= $start::TIMESTAMPTZ) AND ($end IS NULL OR occurred_at < $end::TIMESTAMPTZ)
        AND ($class IS NULL OR route_class = $class) AND ($key IS NULL OR api_key_id = $key)
@@ -57,9 +69,9 @@ export async function readDaily(
 ): Promise<SegmentDay[]> {
   const group = groupBy === null ? 'NULL' : GROUPS[groupBy];
   const rows = await engine.rows(
-    `SELECT strftime(occurred_at AT TIME ZONE 'UTC', '%Y-%m-%d') AS date, ${group} AS grp, count(*), sum(records_charged),
+    `SELECT strftime(occurred_at AT TIME ZONE 'UTC', '%Y-%m-%d') AS date, ${group} AS grp, count(*) FILTER (WHERE ${COUNTED}), sum(records_charged),
             count(*) FILTER (WHERE status >= 400), sum(overage_micros)
-     FROM read_parquet($files, hive_partitioning = false)
+     FROM ${readSegments('$files')}
      WHERE account_id = $account AND occurred_at >= $from::TIMESTAMPTZ AND occurred_at < $to::TIMESTAMPTZ
      GROUP BY ALL`,
     { files: listValue(files), account: accountId, from: from.toISOString(), to: to.toISOString() },

@@ -25,6 +25,7 @@ import { namedQueries } from '../db/sql-files.js';
 import type { StateStore } from '../db/state-store.js';
 import type { QueryEngine } from '../jobs/engine.js';
 import { deleteSegmentFile, LEVEL, removeDeadTemporaries, segmentFile, writeSegmentFile, type SegmentRef } from './ledger-files.js';
+import { COUNTED, readSegments } from './ledger-read.js';
 
 const SQL = namedQueries('state/ledger.sql', [
   'begin_segments',
@@ -79,6 +80,7 @@ const bigint: Append = (a, v) => a.appendBigInt(BigInt(v as string | number | bi
 const text: Append = (a, v) => a.appendVarchar(v as string);
 const instant: Append = (a, v) => a.appendTimestampTZ(new DuckDBTimestampTZValue(BigInt(new Date(v as Date).getTime()) * 1000n));
 const smallint: Append = (a, v) => (v === null ? a.appendNull() : a.appendSmallInt(Number(v)));
+const boolean: Append = (a, v) => a.appendBoolean(v as boolean);
 /** The columns of a segment file, in order (those of segment_rows), and how a store value is appended. */
 const COLUMNS: [name: string, type: string, append: Append][] = [
   ['seq', 'BIGINT', bigint],
@@ -93,6 +95,7 @@ const COLUMNS: [name: string, type: string, append: Append][] = [
   ['records_charged', 'BIGINT', bigint],
   ['overage_micros', 'BIGINT', bigint],
   ['settlement_status', 'VARCHAR', text],
+  ['counted', 'BOOLEAN', boolean],
 ];
 
 const toDay = (d: Date) => d.toISOString().slice(0, 10);
@@ -251,10 +254,9 @@ async function copyRows(engine: QueryEngine, rows: Record<string, unknown>[], pa
 async function copyFiles(engine: QueryEngine, files: string[], path: string, sorted: boolean): Promise<{ rows: number; min: number; max: number }> {
   return engine.withConnection(async (c) => {
     const order = sorted ? 'ORDER BY account_id, seq' : '';
-    const columns = COLUMNS.map(([name]) => name).join(', ');
-    // Not hive partitioning: the day=/month= folders would add a column of their own.
-    await c.run(`COPY (SELECT ${columns} FROM read_parquet($files, hive_partitioning = false) ${order}) TO $path ${PARQUET}`, { files: listValue(files), path });
-    const [[rows, min, max]] = (await c.runAndReadAll('SELECT count(*), min(seq), max(seq) FROM read_parquet($path, hive_partitioning = false)', { path })).getRows() as [[bigint, bigint, bigint]];
+    const columns = COLUMNS.map(([name]) => (name === 'counted' ? `${COUNTED} AS counted` : name)).join(', ');
+    await c.run(`COPY (SELECT ${columns} FROM ${readSegments('$files')} ${order}) TO $path ${PARQUET}`, { files: listValue(files), path });
+    const [[rows, min, max]] = (await c.runAndReadAll(`SELECT count(*), min(seq), max(seq) FROM ${readSegments('$path')}`, { path })).getRows() as [[bigint, bigint, bigint]];
     return { rows: Number(rows), min: Number(min), max: Number(max) };
   });
 }

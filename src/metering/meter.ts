@@ -20,12 +20,17 @@ const ROLLBACK = new Error('peek: rolled back');
 /** Requests model (spec 8.4): free request units per API key and UTC day. */
 export const DAILY_FREE_UNITS = 10_000;
 
-/** Requests model: the price of one paid request unit in micro-USD, before volume discounts ($0.20 or $0.02 per 1,000). */
+/**
+ * Requests model: the price of one paid request unit in micro-USD, before volume discounts ($0.20 per
+ * 1,000 keyword searches, $0.02 per 1,000 filtered lists and counts); 0 for the account's own settings,
+ * which are never paid for.
+ */
 export function unitMicros(routeClass: RouteClass): number {
+  if (routeClass === 'account') return 0;
   return routeClass === 'jobs_search' ? 200 : 20;
 }
 
-const ADMIT = 'SELECT * FROM meter_admit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)';
+const ADMIT = 'SELECT * FROM meter_admit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)';
 const SETTLE = 'SELECT * FROM meter_settle($1, $2, $3::date, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)';
 const RESERVE = 'SELECT meter_reserve($1, $2::date, $3, $4, $5, $6, $7) AS reserved';
 const REFUND = 'SELECT meter_refund($1, $2) AS refunded';
@@ -35,8 +40,10 @@ export interface RequestInfo {
   method: string;
   route: string;
   routeClass: RouteClass;
-  /** False for routes that use neither the window nor the monthly requests (PUT /v1/account/overage). */
-  metered: boolean;
+  /** False for the one route outside the request window (PUT /v1/account/overage, spec 4.10 rule 7); it still counts one monthly request. */
+  windowed: boolean;
+  /** False only for a look at where the account stands (MCP get_usage): nothing is taken. Default true. */
+  counted?: boolean;
 }
 
 /** Where the account stands after admitting (or refusing) a request: what the headers of spec 8.5 report. */
@@ -154,7 +161,7 @@ export class Meter {
       info.method,
       info.route,
       info.routeClass,
-      info.metered,
+      info.windowed,
       plan.requestsPerMinute,
       WINDOW_SECONDS,
       plan.monthlyRequests,
@@ -166,6 +173,7 @@ export class Meter {
       account.overage_limit_cents,
       unitMicros(info.routeClass),
       this.nodeId,
+      info.counted ?? true,
     ]);
     const standing: Standing = {
       model: account.billing_model,
@@ -191,7 +199,8 @@ export class Meter {
     this.close(ticket);
     const row = await this.run(ticket.info.requestId, ticket.at, ticket.caller.account, {
       routeClass: ticket.info.routeClass,
-      void: !ticket.info.metered,
+      // A route never paid for is settled as not charged, whatever it answers.
+      void: unitMicros(ticket.info.routeClass) === 0,
       ...options,
     });
     if (row.records_used !== null) {

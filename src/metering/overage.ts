@@ -56,7 +56,8 @@ export async function overageStatus(db: Queryable, account: AccountRow, now: Dat
   return {
     enabled: account.overage_enabled,
     monthlyLimitUsd: account.overage_limit_cents === null ? null : Number(account.overage_limit_cents) / 100,
-    usedUsd: Math.round(Number(used?.micros ?? 0) / 10_000) / 100,
+    // Exact, as the limit is enforced and as analytics reports it (micro-USD: per-record prices are fractions of a cent).
+    usedUsd: Number(used?.micros ?? 0) / 1e6,
     periodStart: period.start.toISOString(),
     periodEnd: period.end.toISOString(),
   };

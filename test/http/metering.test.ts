@@ -204,6 +204,16 @@ describe('metering', function () {
       expect(rows.reduce((n, r) => n + r.records_charged, 0)).to.equal(12);
     });
 
+    it('reports overage used exactly, as the limit is enforced and as analytics says: 7 records at $0.002 are $0.014, not $0.01', async () => {
+      const { key, accountId } = await app.account({ plan: 'paid-5k' });
+      expect((await app.api.put('/v1/account/overage', { enabled: true }, { key })).status).to.equal(200);
+      await app.store.query('UPDATE usage_months SET records_used = 4997 WHERE account_id = $1', [accountId]);
+      expect(num(await app.api.get('/v1/jobs?limit=10', { key }), 'X-Data-Records-Charged')).to.equal(10);
+      await settled();
+      expect((await app.api.put<{ usedUsd: number }>('/v1/account/overage', { enabled: true }, { key })).body.usedUsd).to.equal(0.014);
+      expect((await app.api.get<Analytics>('/v1/usage/analytics', { key })).body.totals.overage_usd).to.equal(0.014);
+    });
+
     it('bills records past the allowance as overage up to the monthly limit, refusing a page that would cross it whole', async () => {
       const { key, accountId } = await app.account({ plan: 'paid-5k' });
       // $10 for 5,000 records: 2,000 micro-USD a record; a $0.05 limit is 25 records.
@@ -368,6 +378,31 @@ describe('metering', function () {
   });
 
   describe('the usage routes', () => {
+    it('agree with the headers: every call counts one monthly request, the overage PUT too (outside the window), a 429 gives its request back', async () => {
+      const { key, accountId } = await app.account({ plan: 'paid-5k' });
+      const before = await app.api.get('/v1/jobs/count', { key });
+      const windowBefore = num(before, 'RateLimit-Remaining');
+      for (let i = 0; i < 5; i++) expect((await app.api.put('/v1/account/overage', { enabled: i % 2 === 1 }, { key })).status).to.equal(200);
+      const after = await app.api.get('/v1/jobs/count', { key });
+      // Five PUTs and the count: six more monthly requests; the window saw only the count.
+      expect(num(after, 'X-Data-Requests-Used') - num(before, 'X-Data-Requests-Used')).to.equal(6);
+      expect(windowBefore - num(after, 'RateLimit-Remaining')).to.equal(1);
+      await app.store.query('UPDATE usage_months SET records_used = 4995 WHERE account_id = $1', [accountId]);
+      expect((await app.api.get('/v1/jobs?limit=10', { key })).status).to.equal(429);
+      const last = await app.api.get('/v1/jobs/count', { key });
+      expect(num(last, 'X-Data-Requests-Used')).to.equal(num(after, 'X-Data-Requests-Used') + 1);
+      await settled();
+      const analytics = await app.api.get<Analytics>('/v1/usage/analytics', { key });
+      // Analytics counts its own call, as its header does.
+      expect(analytics.body.totals.requests).to.equal(num(analytics, 'X-Data-Requests-Used'));
+      expect(analytics.body.totals.requests).to.equal(num(last, 'X-Data-Requests-Used') + 1);
+      const listed = await app.api.get<{ data: UsageEvent[] }>('/v1/usage/requests?limit=100', { key });
+      // The listing leaves its own call out; every row but the 429 used a request.
+      const counted = listed.body.data.filter((e) => e.status !== 429 && e.status !== null);
+      expect(counted.length + 1).to.equal(num(listed, 'X-Data-Requests-Used'));
+      expect((await month(accountId)).requests).to.equal(num(listed, 'X-Data-Requests-Used'));
+    });
+
     it('lists the admitted requests newest first with their settlement, and pages with a cursor that expires after an hour', async () => {
       const { key, accountId, keyId } = await app.account({ plan: 'paid-5k' });
       await app.api.get('/v1/jobs?limit=3', { key });

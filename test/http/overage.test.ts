@@ -110,7 +110,7 @@ describe('PUT /v1/account/overage', () => {
     try {
       await app.store.query('INSERT INTO usage_months (account_id, month, overage_used_micros) VALUES ($1, $2, $3)', [accountId, '2027-01-01', 1_234_567]);
       const res = await put(key, { enabled: true });
-      expect(res.body).to.include({ usedUsd: 1.23, periodStart: '2027-01-01T00:00:00.000Z', periodEnd: '2027-02-01T00:00:00.000Z' });
+      expect(res.body).to.include({ usedUsd: 1.234567, periodStart: '2027-01-01T00:00:00.000Z', periodEnd: '2027-02-01T00:00:00.000Z' });
     } finally {
       app.setNow(undefined);
     }

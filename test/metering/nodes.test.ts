@@ -26,7 +26,7 @@ async function callerOn(store: StateStore): Promise<Caller> {
 }
 
 async function admitOne(meter: Meter, caller: Caller, requestId: string): Promise<Ticket> {
-  const { ticket, refusal } = await meter.admit(caller, { requestId, method: 'GET', route: '/v1/jobs', routeClass: 'jobs_list', metered: true });
+  const { ticket, refusal } = await meter.admit(caller, { requestId, method: 'GET', route: '/v1/jobs', routeClass: 'jobs_list', windowed: true });
   expect(refusal).to.equal(null);
   return ticket;
 }

@@ -40,7 +40,7 @@ const getUsage: Tool = {
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (_args, { ctx, caller, session }) => {
     const { account } = caller;
-    const { standing: s } = await ctx.meter.peek(caller, { method: 'MCP', route: 'mcp/get_usage', routeClass: 'usage', metered: false });
+    const { standing: s } = await ctx.meter.peek(caller, { method: 'MCP', route: 'mcp/get_usage', routeClass: 'usage', windowed: false, counted: false });
     const records = s.model === 'records' ? { records: { used: s.recordsUsed, limit: s.recordsLimit, reserved: s.recordsReserved, resets_at: s.monthEnd.toISOString() } } : {};
     const prepaid = s.model === 'requests' ? { prepaid_usd: Number(account.prepaid_micros) / 1e6 } : {};
     return {

@@ -8,6 +8,7 @@ import type { RequestInfo, RouteClass, Standing, Ticket } from '../metering/mete
 import { DAILY_FREE_UNITS } from '../metering/meter.js';
 import { dataLimitExceeded, refused } from '../metering/refusals.js';
 import { callerOf } from './auth.js';
+import { etagOf, isConditional, neverFreshByItself, notModified } from './conditional.js';
 import type { AppContext } from '../context.js';
 import { requestIdOf } from './request-id.js';
 
@@ -51,6 +52,7 @@ export function ticketOf(res: Response): Ticket | undefined {
 export function admission(ctx: AppContext) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const caller = callerOf(res);
+    neverFreshByItself(req);
     const started = performance.now();
     const { ticket, refusal } = await ctx.meter.admit(caller, { requestId: requestIdOf(res), ...classify(req.method, req.path) });
     ticket.meterMs = performance.now() - started;
@@ -129,7 +131,7 @@ function refundIfCut(ctx: AppContext, res: Response, ticket: Ticket): void {
  * unit). A client already gone is settled as 499, charging nothing; one that goes while the answer is
  * sent gets the charge back. Returns false when there is nothing to send.
  */
-export async function charge(ctx: AppContext, res: Response, records: number, routeClass?: RouteClass): Promise<boolean> {
+export async function charge(ctx: AppContext, res: Response, records: number, routeClass?: RouteClass, options: { free?: boolean } = {}): Promise<boolean> {
   const ticket = ticketOf(res);
   if (!ticket) return true;
   if (ticket.settled || ticket.deferred) return false;
@@ -140,7 +142,7 @@ export async function charge(ctx: AppContext, res: Response, records: number, ro
     await ctx.meter.settle(ticket, { status: CLIENT_CLOSED, records: 0, ...classed });
     return false;
   }
-  const charged = await ctx.meter.settle(ticket, { status: res.statusCode, records, ...classed });
+  const charged = await ctx.meter.settle(ticket, { status: res.statusCode, records, ...classed, ...(options.free ? { void: true } : {}) });
   ticket.meterMs += performance.now() - started;
   setMeteringHeaders(res, ticket.standing, ticket.at);
   // What metering added to this response: admission and charging, each one call of the state store.
@@ -168,8 +170,22 @@ export async function settleError(ctx: AppContext, res: Response, status: number
   return !gone;
 }
 
-/** Sends a successful JSON body of `records` records, charged first (see charge). */
+/**
+ * Sends a successful JSON body of `records` records, charged first (see charge). A GET carries the body's
+ * ETag; when If-None-Match names it, the answer is 304 with no body, charged nothing (spec 8.2: a
+ * response without records uses none; in the requests model it is not paid either): the call still
+ * counts one request.
+ */
 export async function sendCharged(ctx: AppContext, res: Response, records: number, body: string, routeClass?: RouteClass): Promise<void> {
+  if (isConditional(res.req, res)) {
+    const etag = etagOf(body);
+    res.setHeader('ETag', etag);
+    if (notModified(res.req, etag)) {
+      res.status(304);
+      if (await charge(ctx, res, 0, routeClass, { free: true })) res.end();
+      return;
+    }
+  }
   if (await charge(ctx, res, records, routeClass)) res.type('json').send(body);
 }
 

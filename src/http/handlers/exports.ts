@@ -66,6 +66,10 @@ export function exportHandlers(ctx: AppContext) {
       }
       // Paid before the first byte in the requests model, whatever range is asked for.
       if (!(await charge(ctx, res, 0))) return;
+      // A file is immutable and downloaded once: no conditional GET (send would answer 304 to
+      // If-None-Match: * after the request was settled as a 200).
+      delete req.headers['if-none-match'];
+      delete req.headers['if-modified-since'];
       await new Promise<void>((resolve, reject) => {
         res.sendFile(
           file.path,
@@ -74,6 +78,7 @@ export function exportHandlers(ctx: AppContext) {
             dotfiles: 'allow',
             acceptRanges: true,
             lastModified: false,
+            etag: false,
           },
           (error) => {
             if (!error || res.headersSent) resolve(); // sent, or the client went away mid-download

@@ -64,6 +64,8 @@ export function toApiError(error: unknown): ApiError {
 export function errorHandler(ctx: AppContext) {
   return async (error: unknown, _req: Request, res: Response, _next: NextFunction): Promise<void> => {
     const apiError = toApiError(error);
+    // The request log's level follows the code: only the service's own failures are errors.
+    res.locals.errorCode = apiError.code;
     if (apiError.code === 'internal_error') ctx.logger.error({ err: error, request_id: requestIdOf(res) }, 'request failed');
     if (res.headersSent) {
       res.destroy();

@@ -5,6 +5,7 @@
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import type { Request, Response } from 'express';
+import type { ErrorCode } from '../errors.js';
 import { requestIdOf } from './request-id.js';
 
 /** Lines a minute of one kind before they are only counted. */
@@ -51,16 +52,27 @@ export class LineBudget {
   }
 }
 
+/**
+ * A request's line is an error only when the service failed (internal_error, or a failure nothing
+ * catalogued); an expected refusal of the service (a catalog not published yet, a timeout) is a warning,
+ * and a client's mistake, or what it asked for that is not published, is information.
+ */
+export function levelOf(status: number, code: ErrorCode | undefined): 'error' | 'warn' | 'info' {
+  if (status < 500) return 'info';
+  if (code === undefined || code === 'internal_error') return 'error';
+  return code === 'format_unavailable' ? 'info' : 'warn';
+}
+
 export function requestLog(logger: Logger) {
   const refusedAnonymous = new LineBudget(logger, 'requests refused without a valid API key');
   return pinoHttp({
     logger,
     genReqId: (_req, res) => requestIdOf(res as Response),
     customProps: (_req, res) => ({ request_id: requestIdOf(res as Response) }),
-    customLogLevel: (_req, res, error) => {
+    customLogLevel: (_req, res) => {
       const anonymous = res.statusCode === 401 || (res.statusCode === 429 && !(res as Response).locals?.caller);
       if (anonymous && !refusedAnonymous.allow()) return 'silent';
-      return error || res.statusCode >= 500 ? 'error' : 'info';
+      return levelOf(res.statusCode, (res as Response).locals?.errorCode as ErrorCode | undefined);
     },
     serializers: {
       req: (req: Request) => ({ method: req.method, url: req.url }),

@@ -71,7 +71,7 @@ export async function startTestAppWithCatalog(name: string, corpus: { jobs: numb
   return app;
 }
 
-export async function startTestApp(overrides: Partial<Config> = {}, options: Pick<ServiceOptions, 'exportRunner'> = {}): Promise<TestApp> {
+export async function startTestApp(overrides: Partial<Config> = {}, options: Pick<ServiceOptions, 'exportRunner' | 'logger'> = {}): Promise<TestApp> {
   const store = process.env.TEST_STATE_STORE === 'postgres' ? await freshPostgresStore() : await freshStore();
   const root = await tempDir('app');
   const config: Config = {

@@ -7,6 +7,7 @@ import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Lease, Publications, CatalogSnapshot } from '../catalog/publications.js';
+import { earlierAnswer, once, type IdempotencyKey } from '../db/idempotency.js';
 import { namedQueries } from '../db/sql-files.js';
 import type { Queryable, StateStore } from '../db/state-store.js';
 import { ApiError } from '../errors.js';
@@ -100,44 +101,60 @@ export class Exports {
   }
 
   /** POST /v1/jobs/exports: validates, reserves the records, queues the export (202 with its record). */
-  async create(caller: Caller, body: unknown, requestId: string): Promise<Record<string, unknown>> {
+  /**
+   * Creates an export (queued), its records reserved. Under an Idempotency-Key, once: the same request
+   * again within 24 hours gets the first answer (`replayed`) and creates nothing.
+   */
+  async create(caller: Caller, body: unknown, requestId: string, idempotency?: IdempotencyKey): Promise<{ record: Record<string, unknown>; replayed: boolean }> {
     const { account } = caller;
     const request = readExportRequest(body);
-    await this.writable();
     const now = this.clock();
+    // A request answered already does no work (the authoritative check is in the transaction below).
+    const earlier = idempotency ? await earlierAnswer(this.store, account.account_id, idempotency, now) : undefined;
+    if (earlier) return { record: earlier.body as Record<string, unknown>, replayed: true };
+    await this.writable();
     const lease = this.publications.leaseCatalog();
     try {
       const docs = await selectJobs(this.jobs, lease.value as JobsSnapshot, request);
-      const month = monthKey(now);
       const exportId = randomUUID();
-      const row = await this.store.transaction(async (tx) => {
-        if (await activeExport(tx, account.account_id)) throw inProgress();
-        // The reservation locks the account's month row: concurrent creations of one account queue here,
-        // and the unique index on active exports refuses the second.
-        if (!(await reserveRecords(tx, caller, month, docs.length, now))) {
-          const retryAfter = Math.ceil((monthOf(now).end.getTime() - now.getTime()) / 1000);
-          throw new ApiError(
-            'data_limit_exceeded',
-            account.billing_model === 'records'
-              ? `This export matches ${docs.length} jobs (capped at max_records), more than the records allowance${account.overage_enabled ? ' and the overage limit' : ''} leave this month; narrow the filters or lower max_records.`
-              : `This export matches ${docs.length} jobs (capped at max_records): its request units past the free units of the day cost more than the prepaid balance and overage (within its limit) can pay; narrow the filters or lower max_records.`,
-            { headers: { 'Retry-After': String(retryAfter) } },
-          );
-        }
-        const [inserted] = await tx
-          .query<ExportRow>(SQL.insert, [exportId, account.account_id, request.format, JSON.stringify(normalised(request)), lease.value.watermark, request.maxRecords, docs.length, month, now, requestId])
-          .catch((error: unknown) => {
-            throw (error as { code?: string }).code === '23505' ? inProgress() : error;
-          });
-        return inserted!;
-      });
-      this.prepared.set(exportId, { lease, docs });
-      this.onCreated();
-      return exportRecord(row);
+      const { answer, replayed } = await this.store.transaction((tx) =>
+        once(tx, account.account_id, idempotency, now, async () => ({ status: 202, body: exportRecord(await this.insert(tx, caller, request, exportId, docs.length, lease.value.watermark, now, requestId)) })),
+      );
+      if (replayed) lease.release();
+      else {
+        this.prepared.set(exportId, { lease, docs });
+        this.onCreated();
+      }
+      return { record: answer.body as Record<string, unknown>, replayed };
     } catch (error) {
       lease.release();
       throw error;
     }
+  }
+
+  /** The export's row, its records reserved in the month, in the caller's transaction. */
+  private async insert(tx: Queryable, caller: Caller, request: ExportRequest, exportId: string, records: number, watermark: string, now: Date, requestId: string): Promise<ExportRow> {
+    const { account } = caller;
+    const month = monthKey(now);
+    if (await activeExport(tx, account.account_id)) throw inProgress();
+    // The reservation locks the account's month row: concurrent creations of one account queue here,
+    // and the unique index on active exports refuses the second.
+    if (!(await reserveRecords(tx, caller, month, records, now))) {
+      const retryAfter = Math.ceil((monthOf(now).end.getTime() - now.getTime()) / 1000);
+      throw new ApiError(
+        'data_limit_exceeded',
+        account.billing_model === 'records'
+          ? `This export matches ${records} jobs (capped at max_records), more than the records allowance${account.overage_enabled ? ' and the overage limit' : ''} leave this month; narrow the filters or lower max_records.`
+          : `This export matches ${records} jobs (capped at max_records): its request units past the free units of the day cost more than the prepaid balance and overage (within its limit) can pay; narrow the filters or lower max_records.`,
+        { headers: { 'Retry-After': String(retryAfter) } },
+      );
+    }
+    const [inserted] = await tx
+      .query<ExportRow>(SQL.insert, [exportId, account.account_id, request.format, JSON.stringify(normalised(request)), watermark, request.maxRecords, records, month, now, requestId])
+      .catch((error: unknown) => {
+        throw (error as { code?: string }).code === '23505' ? inProgress() : error;
+      });
+    return inserted!;
   }
 
   /** 503 export_unavailable when this server cannot write export files: no export is queued that could not run. */

@@ -2,6 +2,7 @@
 
 import { ApiError, invalidRequest } from '../errors.js';
 import type { Queryable, StateStore } from '../db/state-store.js';
+import { once, type IdempotencyKey } from '../db/idempotency.js';
 import { namedQueries } from '../db/sql-files.js';
 import { hasAtMostTwoDecimals, ONE_CENT_USD } from './money.js';
 import type { AccountRow } from './accounts.js';
@@ -63,29 +64,38 @@ export async function overageStatus(db: Queryable, account: AccountRow, now: Dat
   };
 }
 
+/**
+ * Changes the setting and answers the status; under an Idempotency-Key, once (db/idempotency.ts): the same
+ * request again within 24 hours gets the first answer, `replayed`.
+ */
 export async function setOverage(
   store: StateStore,
   accountId: string,
   change: OverageChange,
-  options: { now: Date; upgradeUrl: string },
-): Promise<OverageStatus> {
+  options: { now: Date; upgradeUrl: string; idempotency?: IdempotencyKey },
+): Promise<{ status: OverageStatus; replayed: boolean }> {
   const limitCents = change.monthlyLimitUsd === undefined || change.monthlyLimitUsd === null ? change.monthlyLimitUsd : limitInCents(change.monthlyLimitUsd);
-  return store.transaction(async (tx) => {
-    const [account] = await tx.query<AccountRow>(`${SQL.get_account} FOR UPDATE`, [accountId]);
-    if (!account) throw new ApiError('invalid_api_key');
-    checkEntitled(account, options.upgradeUrl);
-    const planPrice = PLANS[account.plan].overagePriceMicros;
-    const carried = account.overage_price_micros === null ? null : Number(account.overage_price_micros);
-    if (carried !== null && carried !== planPrice) {
-      throw new ApiError('overage_item_conflict', `The subscription carries an overage price of ${carried / 1e6} USD per record, but the ${account.plan} plan bills ${planPrice! / 1e6}; contact support to replace the price item.`);
-    }
-    const enabled = change.enabled ?? account.overage_enabled;
-    const [updated] = await tx.query<AccountRow>(SQL.set_overage, [
-      accountId,
-      enabled,
-      limitCents === undefined ? account.overage_limit_cents : limitCents,
-      enabled ? planPrice : carried,
-    ]);
-    return overageStatus(tx, updated!, options.now);
-  });
+  const outcome = await store.transaction((tx) =>
+    once(tx, accountId, options.idempotency, options.now, async () => ({ status: 200, body: await changeOverage(tx, accountId, limitCents, change.enabled, options) })),
+  );
+  return { status: outcome.answer.body as OverageStatus, replayed: outcome.replayed };
+}
+
+async function changeOverage(tx: Queryable, accountId: string, limitCents: number | null | undefined, enable: boolean | undefined, options: { now: Date; upgradeUrl: string }): Promise<OverageStatus> {
+  const [account] = await tx.query<AccountRow>(`${SQL.get_account} FOR UPDATE`, [accountId]);
+  if (!account) throw new ApiError('invalid_api_key');
+  checkEntitled(account, options.upgradeUrl);
+  const planPrice = PLANS[account.plan].overagePriceMicros;
+  const carried = account.overage_price_micros === null ? null : Number(account.overage_price_micros);
+  if (carried !== null && carried !== planPrice) {
+    throw new ApiError('overage_item_conflict', `The subscription carries an overage price of ${carried / 1e6} USD per record, but the ${account.plan} plan bills ${planPrice! / 1e6}; contact support to replace the price item.`);
+  }
+  const enabled = enable ?? account.overage_enabled;
+  const [updated] = await tx.query<AccountRow>(SQL.set_overage, [
+    accountId,
+    enabled,
+    limitCents === undefined ? account.overage_limit_cents : limitCents,
+    enabled ? planPrice : carried,
+  ]);
+  return overageStatus(tx, updated!, options.now);
 }

@@ -50,7 +50,7 @@ for (const [name, open] of backends) {
 
     it('keeps overage limits exact in cents and rolls back a refused change', async () => {
       const account = await createAccount(store, { plan: 'paid-5k' });
-      const status = await setOverage(store, account.account_id, { enabled: true, monthlyLimitUsd: 0.07 }, { now: new Date(), upgradeUrl: 'u' });
+      const { status } = await setOverage(store, account.account_id, { enabled: true, monthlyLimitUsd: 0.07 }, { now: new Date(), upgradeUrl: 'u' });
       expect(status.monthlyLimitUsd).to.equal(0.07);
       await updateAccount(store, account.account_id, { subscription: 'canceled' });
       let refused: unknown;

@@ -4,6 +4,8 @@
 import type { Request, Response } from 'express';
 import { setOverage, type OverageChange } from '../../metering/overage.js';
 import { callerOf } from '../auth.js';
+import { idempotencyKeyOf, markReplayed } from '../idempotency-key.js';
+import { sendJson } from '../metering.js';
 import type { AppContext } from '../../context.js';
 import { throttlesOf } from '../throttles.js';
 
@@ -13,11 +15,13 @@ export function accountHandlers(ctx: AppContext) {
     putOverage: async (req: Request, res: Response): Promise<void> => {
       const { account } = callerOf(res);
       await throttles.take('overageChanges', account.account_id);
-      const status = await setOverage(ctx.store, account.account_id, req.body as OverageChange, {
+      const { status, replayed } = await setOverage(ctx.store, account.account_id, req.body as OverageChange, {
         now: ctx.clock(),
         upgradeUrl: ctx.config.upgradeUrl,
+        idempotency: idempotencyKeyOf(req, 'PUT /v1/account/overage'),
       });
-      res.json(status);
+      markReplayed(res, replayed);
+      await sendJson(ctx, res, status);
     },
   };
 }

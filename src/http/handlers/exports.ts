@@ -7,6 +7,7 @@ import { exportRecord } from '../../exports/exports.js';
 import { callerOf } from '../auth.js';
 import type { AppContext } from '../../context.js';
 import { charge, sendJson, ticketOf } from '../metering.js';
+import { idempotencyKeyOf, markReplayed } from '../idempotency-key.js';
 import { requestIdOf } from '../request-id.js';
 
 export function exportHandlers(ctx: AppContext) {
@@ -21,13 +22,22 @@ export function exportHandlers(ctx: AppContext) {
       // ledger row stays pending from here, even if the client goes away before the export is created.
       const ticket = ticketOf(res);
       if (ticket) ctx.meter.defer(ticket);
-      let record: Record<string, unknown>;
+      let created: { record: Record<string, unknown>; replayed: boolean };
       try {
-        record = await ctx.exports.create(caller, req.body, requestIdOf(res));
+        created = await ctx.exports.create(caller, req.body, requestIdOf(res), idempotencyKeyOf(req, 'POST /v1/jobs/exports'));
       } catch (error) {
-        if (ticket) ctx.meter.settleLater(ticket, { status: error instanceof ApiError ? error.status : 500, records: 0 });
+        // Settled before the error is written; a failing store leaves the row to the next start's sweep.
+        if (ticket) {
+          await ctx.meter
+            .settle(ticket, { status: error instanceof ApiError ? error.status : 500, records: 0 })
+            .catch((failure: unknown) => ctx.logger.error({ err: failure, request_id: requestIdOf(res) }, 'settling a refused export request failed'));
+        }
         throw error;
       }
+      const { record, replayed } = created;
+      // A replay creates nothing: its request is settled now, not charged (the first one's export charges once).
+      if (replayed && ticket) await ctx.meter.settle(ticket, { status: 202, records: 0, void: true });
+      markReplayed(res, replayed);
       res.status(202).location(`/v1/jobs/exports/${record.export_id as string}`).json(record);
     },
 

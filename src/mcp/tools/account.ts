@@ -66,7 +66,7 @@ const setOverageTool: Tool = {
   outputSchema: componentSchema('OverageStatus'),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: async (args, { ctx, caller }) =>
-    ({ ...(await setOverage(ctx.store, caller.account.account_id, args, { now: ctx.clock(), upgradeUrl: ctx.config.upgradeUrl })) }),
+    ({ ...(await setOverage(ctx.store, caller.account.account_id, args, { now: ctx.clock(), upgradeUrl: ctx.config.upgradeUrl })).status }),
 };
 
 const setConfirmationLevel: Tool = {

@@ -20,7 +20,7 @@ SELECT * FROM read_json(string_split($paths, chr(10)), format = 'newline_delimit
   source_type: 'VARCHAR', employer_name: 'VARCHAR', employer_domain: 'VARCHAR', title: 'VARCHAR',
   locations: 'VARCHAR[]', work_arrangement: 'VARCHAR', employment_type: 'VARCHAR',
   pay: 'STRUCT(currency VARCHAR, min DOUBLE, max DOUBLE, "interval" VARCHAR)',
-  posted_at: 'VARCHAR', posting_url: 'VARCHAR', application_url: 'VARCHAR',
+  posted_at: 'VARCHAR', first_seen_at: 'VARCHAR', posting_url: 'VARCHAR', application_url: 'VARCHAR',
   attribution: 'STRUCT(required BOOLEAN, text VARCHAR, url VARCHAR)',
   application_check: 'STRUCT(result VARCHAR, checked_at VARCHAR)',
   source_data: 'STRUCT(source_type VARCHAR, department VARCHAR, requisition_id VARCHAR)'

@@ -53,7 +53,9 @@ SELECT
        THEN {result: b.application_check.result, checked_at: TRY_CAST(b.application_check.checked_at AS TIMESTAMPTZ)} END AS application_check,
   {source_type: coalesce(b.source_data.source_type, b.source_type), department: b.source_data.department,
    requisition_id: b.source_data.requisition_id} AS source_data,
-  r.finished_at AS read_at, r.complete AS read_complete
+  r.finished_at AS read_at, r.complete AS read_complete,
+  -- The collectors' own first sighting, which for a first delivery reaches back before it.
+  TRY_CAST(b.first_seen_at AS TIMESTAMPTZ) AS reported_first_seen_at
 FROM incoming b
 JOIN reads r ON r.source = b.source AND r.board = b.board
 LEFT JOIN title_map tm ON tm.raw = b.title

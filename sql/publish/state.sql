@@ -11,7 +11,7 @@ CREATE OR REPLACE VIEW prev_texts AS SELECT * FROM read_parquet([$dir || '/texts
 -- name: first_state
 -- Before the first publication: no postings, no boards (with the columns a real state has).
 CREATE OR REPLACE TABLE prev_postings AS
-SELECT o.* EXCLUDE (read_at, read_complete),
+SELECT o.* EXCLUDE (read_at, read_complete, reported_first_seen_at),
        []::STRUCT(city VARCHAR, state VARCHAR, country VARCHAR, msa STRUCT(cbsa_code VARCHAR, name VARCHAR))[] AS locations,
        false AS truncated, NULL::BIGINT AS text_length, NULL::UBIGINT AS text_hash,
        NULL::TIMESTAMPTZ AS first_seen_at, NULL::TIMESTAMPTZ AS last_seen_at, NULL::TIMESTAMPTZ AS listed_at,
@@ -61,9 +61,10 @@ WITH content AS (
          NULL::TIMESTAMPTZ AS read_at, NULL::BOOLEAN AS read_complete
   FROM prev_postings p ANTI JOIN observed o USING (posting_id)
 )
-SELECT c.* EXCLUDE (read_at, read_complete),
+SELECT c.* EXCLUDE (read_at, read_complete, reported_first_seen_at),
        c.read_at IS NOT NULL AS seen_today,
-       coalesce(p.first_seen_at, c.read_at) AS first_seen_at,
+       -- A posting new to the catalog was first seen when the collectors say, never after today's read.
+       coalesce(p.first_seen_at, least(c.reported_first_seen_at, c.read_at)) AS first_seen_at,
        coalesce(c.read_at, p.last_seen_at) AS last_seen_at,
        CASE WHEN c.read_complete THEN c.read_at ELSE p.listed_at END AS listed_at,
        b.last_complete_read_at AS last_fetch_at,

@@ -18,8 +18,8 @@ const CLASSES = ['ats', 'employer-site', 'aggregator', 'staffing-network', 'gove
 const TYPES = ['ats_api', 'ats_html', 'career_page_html', 'jsonld', 'xml_feed', 'aggregator_api', 'aggregator_html', 'rss', 'partner_csv'];
 const POSTING_KEYS = [
   'source', 'board', 'source_posting_id', 'source_class', 'source_type', 'opening_id', 'truth_company_id', 'employer_name', 'employer_domain', 'title',
-  'description_text', 'description_html', 'locations', 'work_arrangement', 'employment_type', 'pay', 'posted_at', 'posting_url', 'application_url',
-  'attribution', 'application_check', 'source_data', 'raw',
+  'description_text', 'description_html', 'locations', 'work_arrangement', 'employment_type', 'pay', 'posted_at', 'first_seen_at', 'posting_url',
+  'application_url', 'attribution', 'application_check', 'source_data', 'raw',
 ];
 
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Json;

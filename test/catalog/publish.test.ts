@@ -11,11 +11,12 @@ interface Job {
   job_id: string;
   currentness: string;
   stale: boolean;
+  job_first_seen_at: string;
   title: string;
   company_id: string | null;
   job_updated_at: string;
   curated_at: string;
-  postings: { posting_id: string; source: string; status: string; source_posting_id: string }[];
+  postings: { posting_id: string; source: string; status: string; source_posting_id: string; first_seen_at: string }[];
   locations: { city: string | null; state: string | null; country: string | null; msa: { cbsa_code: string } | null }[];
 }
 interface Event {
@@ -109,6 +110,20 @@ describe('publish', function () {
   it('is uncertain when no completed read has listed it', async () => {
     await day(1, { reads: [{ source: 'greenhouse', board: 'northwind', complete: false }], postings: [ats('1', 'A')] });
     expect((await jobs())[0]!.currentness).to.equal('uncertain');
+  });
+
+  it('takes a posting first seen before its first delivery from the collectors, never later than the read: a job seen 70 days ago is stale', async () => {
+    const seventyDaysAgo = new Date(Date.parse(cutoffOf(1)) - 70 * 86_400_000).toISOString();
+    await day(1, { postings: [ats('1', 'A', { first_seen_at: seventyDaysAgo }), ats('2', 'B', { title: 'Warehouse Lead', description: OTHER, first_seen_at: cutoffOf(3) })] });
+    const [planner, lead] = await jobs();
+    expect(iso(planner!.job_first_seen_at)).to.equal(seventyDaysAgo);
+    expect(iso(planner!.postings[0]!.first_seen_at)).to.equal(seventyDaysAgo);
+    expect([planner!.currentness, planner!.stale]).to.deep.equal(['current', true]);
+    const read = new Date(Date.parse(cutoffOf(1)) - 3_600_000).toISOString();
+    expect(iso(lead!.job_first_seen_at)).to.equal(read);
+    expect(lead!.stale).to.equal(false);
+    await day(2, { postings: [ats('1', 'A', { first_seen_at: cutoffOf(1) }), ats('2', 'B', { title: 'Warehouse Lead', description: OTHER })] });
+    expect((await jobs()).map((j) => iso(j.job_first_seen_at))).to.deep.equal([seventyDaysAgo, read]);
   });
 
   it('merges two existing jobs when a late copy links them: the first seen survives, the other redirects', async () => {

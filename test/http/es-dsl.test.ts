@@ -85,7 +85,8 @@ const TWINS: Twin[] = [
     query: esb.boolQuery().filter(esb.termsQuery('currentness', ['current', 'uncertain'])).mustNot(esb.termQuery('stale', true)),
     search: { currentness: ['current', 'uncertain'], stale: false },
     options: { limit: 250, fields: ['job_id', 'currentness'] },
-    atLeast: 700,
+    // The corpus's day 1 has a history: about a tenth of its jobs are stale and a few not current.
+    atLeast: 600,
   },
   {
     name: 'a state, a metro and a work arrangement',

@@ -19,6 +19,8 @@ export interface TestPosting {
   employment_type?: string | null;
   pay?: { currency: string; min: number | null; max: number | null; interval: string } | null;
   posted_at?: string | null;
+  /** The collectors' first sighting; left out of the line when not given. */
+  first_seen_at?: string;
   posting_url?: string | null;
   application_url?: string | null;
   check?: 'available' | 'closed' | 'broken' | 'inconclusive';
@@ -78,6 +80,7 @@ function line(p: TestPosting, day: number): string {
     employment_type: p.employment_type === undefined ? 'FULL_TIME' : p.employment_type,
     pay: p.pay === undefined ? { currency: 'USD', min: 60000, max: 75000, interval: 'YEAR' } : p.pay,
     posted_at: p.posted_at === undefined ? '2026-10-30T12:00:00.000Z' : p.posted_at,
+    ...(p.first_seen_at === undefined ? {} : { first_seen_at: p.first_seen_at }),
     posting_url: p.posting_url === undefined ? `https://${p.source}.example/${p.board}/${p.id}` : p.posting_url,
     application_url: p.application_url ?? null,
     attribution: p.source === 'indeed' ? { required: true, text: 'Jobs via Indeed', url: 'https://indeed.example' } : null,

@@ -4,7 +4,7 @@ import { SOURCES } from '../reference/sources.js';
 import { HOUR_MS, iso } from './calendar.js';
 import { OpeningState } from './opening-state.js';
 import { STREAM } from './options.js';
-import { boardOf, buildPosting } from './posting.js';
+import { buildPosting } from './posting.js';
 import { Rng } from './random.js';
 import { Boards } from './reads.js';
 import { postingJson } from './serialise.js';
@@ -50,7 +50,6 @@ class ByteSink {
 /** The JSON lines of every posting of the openings at positions from..to-1 of the day's order that its board's read
  * returned on `day`, grouped by source. */
 export function renderBatch(world: World, boards: Boards, day: number, from: number, to: number): BatchResult {
-  const date = world.calendar.date(day);
   const order = world.dayOrder(day);
   const sinks = new Map<number, ByteSink>();
   const counts = new Map<string, number>();
@@ -59,8 +58,7 @@ export function renderBatch(world: World, boards: Boards, day: number, from: num
     const index = order[position]!;
     const state = new OpeningState(world, index);
     for (const slot of state.listed(day)) {
-      const boardName = boardOf(SOURCES[slot.source]!, state.content.company, date);
-      const board = boards.get(slot.source, boardName, day);
+      const board = boards.get(slot.source, state.board(slot, day).name, day);
       if (!boards.returns(board, day, index, slot.slot)) continue;
       counts.set(board.key, (counts.get(board.key) ?? 0) + 1);
       let sink = sinks.get(slot.source);
@@ -79,7 +77,6 @@ export function withdrawalLines(world: World, day: number): string[] {
   const rng = new Rng(world.options.seed, STREAM.day, day, 2);
   const wanted = 2 + Math.floor(world.options.jobs / 40_000) + rng.int(3);
   const end = world.openings.firstIndex[day + 1]!;
-  const date = world.calendar.date(day);
   const lines: string[] = [];
   const seen = new Set<string>();
   for (let tries = 0; lines.length < wanted && tries < wanted * 50; tries += 1) {
@@ -88,12 +85,14 @@ export function withdrawalLines(world: World, day: number): string[] {
     if (listed.length === 0) continue;
     const slot = listed[rng.int(listed.length)]!;
     const source = SOURCES[slot.source]!;
-    if (!boards.returns(boards.get(slot.source, boardOf(source, state.content.company, date), day), day, state.index, slot.slot)) continue;
+    if (!boards.returns(boards.get(slot.source, state.board(slot, day).name, day), day, state.index, slot.slot)) continue;
     const id = buildPosting(state, slot, day).posting.source_posting_id;
     if (seen.has(`${source.name}|${id}`)) continue;
     seen.add(`${source.name}|${id}`);
     const spam = ['aggregator', 'unknown', 'purchased'].includes(source.class) && rng.chance(0.6);
-    lines.push(JSON.stringify({ source: source.name, source_posting_id: id, reason: spam ? 'spam' : 'takedown', requested_at: iso(world.calendar.cutoff(day) - (1 + rng.float() * 20) * HOUR_MS) }));
+    // A request names a posting someone saw: never before the collectors first did.
+    const requested = Math.max(world.calendar.cutoff(day) - (1 + rng.float() * 20) * HOUR_MS, state.firstSeen(slot, day) + 10 * 60_000);
+    lines.push(JSON.stringify({ source: source.name, source_posting_id: id, reason: spam ? 'spam' : 'takedown', requested_at: iso(requested) }));
   }
   return lines;
 }

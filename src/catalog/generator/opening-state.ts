@@ -2,10 +2,12 @@
 
 import { SOURCES } from '../reference/sources.js';
 import { contentOf, type Content } from './content.js';
-import { DAY_MS } from './calendar.js';
+import { DAY_MS, HOUR_MS } from './calendar.js';
 import { canonicalBlocks, textContext, type Block, type TextContext } from './description.js';
 import { raisedPay } from './pay.js';
 import { isListed, planOf, type Slot } from './plan.js';
+import { boardOf, boardSince } from './posting.js';
+import { boardHash, readFraction, readReturns, readStartedAt } from './reads.js';
 import { timelineOf, type Timeline } from './timeline.js';
 import { editedTitle } from './titles.js';
 import type { World } from './world.js';
@@ -26,11 +28,18 @@ export class Version {
   }
 }
 
+interface SlotBoard {
+  day: number;
+  name: string;
+  hash: number;
+}
+
 export class OpeningState {
   readonly content: Content;
   readonly timeline: Timeline;
   readonly slots: Slot[];
   private readonly versions = new Map<number, Version>();
+  private readonly boards: (SlotBoard | undefined)[] = [];
 
   constructor(readonly world: World, readonly index: number) {
     const { options, openings, companies, calendar } = world;
@@ -41,9 +50,40 @@ export class OpeningState {
     this.slots = planOf(options.seed, index, this.timeline, company, this.content.place.country, government, calendar);
   }
 
-  /** The slots whose postings their sources list on `day`. */
+  /** The slots whose postings their sources list on `day`: up when the read of their board began. */
   listed(day: number): Slot[] {
-    return this.slots.filter((slot) => isListed(slot, day, this.world.calendar));
+    return this.slots.filter((slot) => isListed(slot, day, this.world.calendar) && this.upAtRead(slot.appear, slot, day));
+  }
+
+  /** The board the slot's source lists it on for `day`, and that board's hash. */
+  board(slot: Slot, day: number): SlotBoard {
+    let board = this.boards[slot.slot];
+    if (board?.day !== day) {
+      const name = boardOf(SOURCES[slot.source]!, this.content.company, this.world.calendar.date(day));
+      board = { day, name, hash: boardHash(slot.source, name) };
+      this.boards[slot.slot] = board;
+    }
+    return board;
+  }
+
+  /** Whether a posting of the slot up from `at` was up when the read of its board on `day` began (reads begin 23 to
+   * 3 hours before the cut-off, so most postings need no look at the board). */
+  private upAtRead(at: number, slot: Slot, day: number): boolean {
+    const cutoff = this.world.calendar.cutoff(day);
+    if (at < cutoff - 23 * HOUR_MS) return true;
+    return at < cutoff && at < readStartedAt(this.world.options.seed, this.world.calendar, day, this.board(slot, day).hash);
+  }
+
+  /** When the collectors first saw the posting the slot's source lists on `day`: the first read of its board that began
+   * after the posting appeared and returned it. For the day-1 backlog that read is in the collectors' history. */
+  firstSeen(slot: Slot, day: number): number {
+    const { options, calendar } = this.world;
+    const { hash } = this.board(slot, day);
+    const appear = this.generation(slot, day) > 0 ? this.timeline.repostAt : slot.appear;
+    let first = Math.max(calendar.firstDayAfter(appear), boardSince(SOURCES[slot.source]!, day, calendar));
+    if (readStartedAt(options.seed, calendar, first, hash) <= appear) first += 1;
+    while (first < day && !readReturns(options.seed, readFraction(options.seed, first, hash), first, this.index, slot.slot)) first += 1;
+    return readStartedAt(options.seed, calendar, first, hash);
   }
 
   /** Number of edits a slot has picked up by the cut-off of `day`. */
@@ -52,8 +92,9 @@ export class OpeningState {
     return this.timeline.edits.filter((edit) => edit.at + slot.lag * DAY_MS < cutoff).length;
   }
 
+  /** 1 once the employer's own posting was taken down and posted again under a new id before its board's read of `day`. */
   generation(slot: Slot, day: number): number {
-    return slot.slot === 0 && ['ats', 'employer-site'].includes(SOURCES[slot.source]!.class) && this.timeline.repostAt < this.world.calendar.cutoff(day) ? 1 : 0;
+    return slot.slot === 0 && ['ats', 'employer-site'].includes(SOURCES[slot.source]!.class) && this.upAtRead(this.timeline.repostAt, slot, day) ? 1 : 0;
   }
 
   version(v: number): Version {

@@ -14,11 +14,18 @@ export const RATES = {
   newOpeningsPerDay: 0.03,
   closuresPerDay: 0.025,
   registered: 0.88,
+  /** A day-1 opening's age in days is geometric with this rate (capped below): about 11 % are older than 60 days. */
+  backlogAgePerDay: 0.035,
   backlogMaxAgeDays: 120,
+  /** Day-1 openings (posted long enough before) that closed in the five days before day 1: a copy still lingers on day 1. */
+  backlogClosed: 0.1,
   reposts: 0.06,
   editsPerDay: 0.04,
   lateDuplicates: 0.005,
   partialReads: 0.03,
+  /** Boards their collector has read only partly for over 31 days (blocked, broken paging), each recovering on a day of its own. */
+  stalledBoards: 0.06,
+  stalledRecoveryDays: 120,
   mergesPerRelease: 0.01,
   newCompaniesPerRelease: 0.002,
   inactiveRegistryOnly: 0.02,

@@ -71,7 +71,8 @@ function endDay(rng: Rng, source: SourceRef, first: boolean, closeDay: number): 
 /** The posting slots of an opening; `country` is where it is located and `government` whether a public employer posts it. */
 export function planOf(seed: number, index: number, timeline: Timeline, company: Company, country: string, government: boolean, calendar: Calendar): Slot[] {
   const rng = new Rng(seed, STREAM.plan, index);
-  const count = pickWeighted(rng, COUNTS);
+  const closedEarly = timeline.closeDay <= 1;
+  const count = Math.max(pickWeighted(rng, COUNTS), closedEarly ? 2 : 1);
   const first = firstSource(rng, company, country, government);
   const slots: Slot[] = [{ slot: 0, source: first, appear: timeline.posted, endDay: endDay(rng, SOURCES[first]!, true, timeline.closeDay), lag: 0, fixedAt: 0 }];
   const used = new Set([first]);
@@ -84,13 +85,17 @@ export function planOf(seed: number, index: number, timeline: Timeline, company:
     slots.push({ slot: slots.length, source, appear, endDay: endDay(rng, SOURCES[source]!, false, timeline.closeDay), lag: rng.int(3), fixedAt: 0 });
   }
   if (timeline.lateDuplicate && slots.length > 1) markLate(rng, slots[slots.length - 1]!, timeline, calendar);
+  // An opening closed before day 1 is in the day-1 backlog because a copy of it lingers there.
+  if (closedEarly) slots[slots.length - 1]!.endDay = Math.max(slots[slots.length - 1]!.endDay, 2);
   return slots;
 }
 
-/** A late-detected duplicate: backlog copies are moved to the last hours before day 1 so the repair shows within the run. */
+/** A late-detected duplicate: backlog copies are moved to the last day before the day-1 reads (which begin 23 hours before
+ * the cut-off) so the repair shows within the run. */
 function markLate(rng: Rng, slot: Slot, timeline: Timeline, calendar: Calendar): void {
-  if (slot.appear < calendar.cutoff(1) - 3 * DAY_MS) slot.appear = Math.max(timeline.posted, calendar.cutoff(1) - (1 + rng.float() * 18) * HOUR_MS);
-  slot.fixedAt = slot.appear + (1 + rng.int(3)) * DAY_MS;
+  const backlog = slot.appear < calendar.cutoff(1) - 3 * DAY_MS;
+  if (backlog) slot.appear = Math.max(timeline.posted, calendar.cutoff(1) - (24 + rng.float() * 18) * HOUR_MS);
+  slot.fixedAt = slot.appear + (1 + rng.int(3) + (backlog ? 1 : 0)) * DAY_MS;
 }
 
 /** Whether the slot is among the postings its source lists on `day`. */

@@ -1,7 +1,7 @@
 // One raw posting as a collector delivers it: the copy of an opening at one source on one day.
 
 import { SOURCES, type SourceRef, type SourceType } from '../reference/sources.js';
-import { HOUR_MS, iso } from './calendar.js';
+import { HOUR_MS, iso, type Calendar } from './calendar.js';
 import type { Company } from './companies.js';
 import { copyBlocks, renderHtml, renderText, truncate } from './description.js';
 import { employerSpelling } from './employer-names.js';
@@ -32,6 +32,8 @@ export interface RawPosting {
   employment_type: string | null;
   pay: RawPay | null;
   posted_at: string | null;
+  /** When the collectors first saw the posting: the start of the first read of its board that returned it. */
+  first_seen_at: string;
   posting_url: string | null;
   application_url: string | null;
   attribution: { required: boolean; text: string; url: string } | null;
@@ -72,6 +74,11 @@ export function boardOf(source: SourceRef, company: Company, date: string): stri
   return `${source.name === 'partner-feed' ? 'partner' : 'feed'}-${(company.index % 7) + 1}`;
 }
 
+/** The first day a board of the name `boardOf` gives on `day` exists: a monthly crawl names its board by the month. */
+export function boardSince(source: SourceRef, day: number, calendar: Calendar): number {
+  return source.name === 'commoncrawl-jobs' ? day - Number(calendar.date(day).slice(8, 10)) + 1 : -Infinity;
+}
+
 export function sourceTypeOf(seed: number, source: SourceRef, company: Company): SourceType {
   const u = hashFloat(seed, company.index, source.name.length, 11);
   let total = 0;
@@ -81,14 +88,15 @@ export function sourceTypeOf(seed: number, source: SourceRef, company: Company):
   return source.types[0]![0];
 }
 
-function applicationCheck(state: OpeningState, slot: Slot, source: SourceRef, day: number): RawPosting['application_check'] {
+/** The latest check of the posting's application page by `day`, if one ran since the posting was first seen. */
+function applicationCheck(state: OpeningState, slot: Slot, source: SourceRef, day: number, firstSeen: number): RawPosting['application_check'] {
   const { seed } = state.world.options;
   if (hashFloat(seed, state.index, slot.slot, 21) >= source.check) return null;
   const every = 2 + (hashInts(seed, state.index, slot.slot, 22) % 4);
   const phase = hashInts(seed, state.index, slot.slot, 23) % every;
   const checkDay = day - ((((day + phase) % every) + every) % every);
   const checkedAt = state.world.calendar.cutoff(checkDay) - (1 + (hashInts(seed, state.index, checkDay, 24) % 20)) * HOUR_MS;
-  if (checkedAt < slot.appear) return null;
+  if (checkedAt < firstSeen) return null;
   const u = hashFloat(seed, state.index, slot.slot, checkDay, 25);
   const result = checkedAt >= state.timeline.closedAt ? 'closed' : u < 0.01 ? 'broken' : u < 0.03 ? 'inconclusive' : 'available';
   return { result, checked_at: iso(checkedAt) };
@@ -125,7 +133,7 @@ function identityOf(state: OpeningState, slot: Slot, day: number): Identity {
   const generation = state.generation(slot, day);
   return {
     source,
-    board: boardOf(source, content.company, world.calendar.date(day)),
+    board: state.board(slot, day).name,
     id: sourcePostingId(world.options.seed, source, postingKey(index, slot.slot, generation)),
     sourceType: sourceTypeOf(world.options.seed, source, content.company),
     generation,
@@ -183,6 +191,7 @@ export function buildPosting(state: OpeningState, slot: Slot, day: number): Buil
   const postingUrl = rng.chance(0.03) ? null : ownUrl;
   const arrangement = content.place.arrangement;
   const { text, html } = description(state, slot, source, ids.version, day, rng);
+  const firstSeen = state.firstSeen(slot, day);
   const posting: RawPosting = {
     source: source.name, board: ids.board, source_posting_id: ids.id, source_class: source.class, source_type: ids.sourceType,
     opening_id: `op-${String(index + 1).padStart(8, '0')}`,
@@ -193,10 +202,11 @@ export function buildPosting(state: OpeningState, slot: Slot, day: number): Buil
     employment_type: rng.chance(0.9) ? rng.pick(EMPLOYMENT_SPELLINGS[source.spelling][content.employment]!) : null,
     pay: rawPay(rng, ctx.pay, source),
     posted_at: postedAt(state, slot, source, ids.generation, rng),
+    first_seen_at: iso(firstSeen),
     posting_url: postingUrl,
     application_url: applicationUrl(state, slot, source, day, rng, parts, ownUrl),
     attribution: source.attribution ? { required: rng.chance(source.attribution.required), text: source.attribution.text, url: postingUrl ?? source.attribution.url } : null,
-    application_check: applicationCheck(state, slot, source, day),
+    application_check: applicationCheck(state, slot, source, day, firstSeen),
     source_data: sourceDataOf(state, ids, rng),
     raw: rawOf(state, slot, ids, rng),
   };

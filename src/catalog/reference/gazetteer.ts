@@ -1,6 +1,6 @@
 // The gazetteer: every known city, subdivision and country, indexed by folded name for constant-time lookups.
 
-import { US_METROS } from './geo-us-metros.js';
+import { US_METROS, US_SMALLER_METROS } from './geo-us-metros.js';
 import { US_OTHER_CITIES, US_STATES } from './geo-us.js';
 import { COUNTRIES, SUBDIVISION_LIST, WORLD_CITIES, type CountryRef } from './geo-world.js';
 
@@ -55,9 +55,12 @@ function usCities(): GazetteerCity[] {
       cities.push({ name: pair.slice(0, -3), state: pair.slice(-2), country: 'US', msa, weight: metro.population * share, cost: metro.cost, aliases: US_ALIASES[pair] ?? [] });
     });
   }
+  const smaller = new Map(US_SMALLER_METROS.flatMap((metro) => metro.cities.map((pair) => [pair, { cbsa_code: metro.cbsa, name: metro.name }] as const)));
   for (const pair of US_OTHER_CITIES) {
-    cities.push({ name: pair.slice(0, -3), state: pair.slice(-2), country: 'US', msa: null, weight: 0.12, cost: 0.85, aliases: [] });
+    cities.push({ name: pair.slice(0, -3), state: pair.slice(-2), country: 'US', msa: smaller.get(pair) ?? null, weight: 0.12, cost: 0.85, aliases: [] });
+    smaller.delete(pair);
   }
+  if (smaller.size > 0) throw new Error(`US_SMALLER_METROS names cities missing from US_OTHER_CITIES: ${[...smaller.keys()].join(', ')}`);
   return cities;
 }
 

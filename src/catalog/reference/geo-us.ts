@@ -1,4 +1,4 @@
-// US states and the US cities outside the metros of geo-us-metros.ts (no MSA is published for them).
+// US states and the smaller US cities: those of smaller metros (their MSA in geo-us-metros.ts) and of micropolitan areas.
 
 export const US_STATES: Readonly<Record<string, string>> = {
   AL: 'Alabama', AK: 'Alaska', AZ: 'Arizona', AR: 'Arkansas', CA: 'California', CO: 'Colorado', CT: 'Connecticut',
@@ -11,7 +11,9 @@ export const US_STATES: Readonly<Record<string, string>> = {
   VT: 'Vermont', VA: 'Virginia', WA: 'Washington', WV: 'West Virginia', WI: 'Wisconsin', WY: 'Wyoming',
 };
 
-/** "City ST" of smaller places: micropolitan areas and metros outside the list, each weighted like a small metro. */
+/** "City ST" of smaller places, each weighted like a small metro: principal cities of the smaller metropolitan areas
+ * (geo-us-metros.ts US_SMALLER_METROS gives their CBSA) and of micropolitan areas (Montpelier, Juneau, Concord NH,
+ * Augusta ME, Hilo), which have no MSA. */
 export const US_OTHER_CITIES: readonly string[] = (
   'Bozeman MT|Missoula MT|Billings MT|Helena MT|Flagstaff AZ|Yuma AZ|Prescott AZ|Burlington VT|Montpelier VT|' +
   'Bismarck ND|Fargo ND|Grand Forks ND|Sioux Falls SD|Rapid City SD|Cheyenne WY|Casper WY|Juneau AK|Fairbanks AK|' +

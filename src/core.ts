@@ -33,6 +33,8 @@ export interface CoreOptions {
   clock?: () => Date;
   /** Export runner knobs for tests: jobs per file, and a hook called as each file is listed. */
   exportRunner?: Pick<RunnerOptions, 'fileRecords' | 'onFileWritten'>;
+  /** Also given the progress lines of a snapshot being opened, readable (`npm start` writes them to stderr). */
+  echoProgress?: (line: string) => void;
 }
 
 export interface Core {
@@ -63,7 +65,8 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
   const openRelease = companyReleaseOpener(engine);
   const releases = new CompanyReleases(publications, config.snapshotsDir, openRelease);
   const companies = new CompaniesService(engine, releases, cursors);
-  const feed = new ChangeFeed(engine, join(config.dataDir, 'feed'), cursors, logger);
+  const progress = { intervalMs: config.progressLogMs, echo: options.echoProgress };
+  const feed = new ChangeFeed(engine, join(config.dataDir, 'feed'), cursors, logger, progress);
   const clock = options.clock ?? (() => new Date());
   const exports = new Exports(store, jobs, publications, join(config.dataDir, 'exports'), clock, () => runner.kick());
   // The embedded store belongs to this process alone: any other server registered in it has stopped.
@@ -72,7 +75,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
   const ledger = new Ledger(store, engine, join(config.dataDir, 'ledger'), logger, { clock });
   const runner = new ExportRunner(exports, store, jobs, engine, publications, clock, logger, meter, { leaseMs: config.exportLeaseMs, pollMs: 1000, ...options.exportRunner });
   const ctx: AppContext = { config, store, publications, jobs, companies, feed, exports, meter, ledger, cursors, logger, clock, draining: false };
-  const opener = feed.opener(jobsSnapshotOpener(engine, join(config.dataDir, 'serving'), logger));
+  const opener = feed.opener(jobsSnapshotOpener(engine, join(config.dataDir, 'serving'), logger, progress));
   // Before any request is admitted: what a stopped server left unanswered is settled.
   await nodes.start();
   const watcher = new PublicationWatcher(config.snapshotsDir, publications, logger, opener, openRelease);

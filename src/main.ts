@@ -1,7 +1,7 @@
 // Wiring only: config → core → HTTP app → listen, and an orderly drain on close.
 
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openCore, type Core, type CoreOptions } from './core.js';
@@ -20,14 +20,58 @@ export interface Service extends Omit<Core, 'close'> {
 
 export type ServiceOptions = CoreOptions;
 
+/** The HTTP port cannot be had: in use, or not this user's or this machine's to listen on. One line says which and what to do. */
+export class ListenError extends Error {
+  constructor(error: NodeJS.ErrnoException, port: number, host: string) {
+    const where = `port ${port} on ${host}`;
+    const choose = 'choose another with --port N (npm start -- --port N) or JPS_PORT=N';
+    super(
+      error.code === 'EADDRINUSE'
+        ? `${where} is in use by another program; ${choose}`
+        : error.code === 'EACCES'
+          ? `${where} needs privileges this user does not have (ports below 1024); ${choose}`
+          : error.code === 'EADDRNOTAVAIL'
+            ? `${host} is not an address of this machine; choose another with --host (JPS_HOST), e.g. 127.0.0.1 or 0.0.0.0`
+            : `cannot listen on ${where}: ${error.message}`,
+    );
+  }
+}
+
+async function listen(server: NetServer, port: number, host: string): Promise<void> {
+  server.listen(port, host);
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    throw new ListenError(error as NodeJS.ErrnoException, port, host);
+  }
+}
+
+/**
+ * Takes the port and gives it back at once, before anything is opened: opening a large catalog takes
+ * minutes, and a port in use should be said at once. (Port 0 always finds one.)
+ */
+export async function checkPort(port: number, host: string): Promise<void> {
+  if (port === 0) return;
+  const probe = createNetServer();
+  await listen(probe, port, host);
+  await new Promise((done) => probe.close(done));
+}
+
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
+  await checkPort(config.port, config.host);
   const core = await openCore(config, options);
   const { ctx } = core;
   const mcp = new McpHttpSessions(ctx);
   const http = new HttpServer(config, createApp(ctx, mcp));
   answerClientErrors(http.server, ctx.logger);
-  http.server.listen(config.port, config.host);
-  await once(http.server, 'listening');
+  // Another program may take the port while the core opens: close what was opened (admin socket, store lock).
+  try {
+    await listen(http.server, config.port, config.host);
+  } catch (error) {
+    await mcp.closeAll(0);
+    await core.close();
+    throw error;
+  }
   const { port } = http.server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   ctx.logger.info({ url, store: ctx.store.kind, data_dir: config.dataDir }, 'listening');

@@ -1,7 +1,8 @@
 // What a CLI command is: a name, options described once (parsing and --help come from them), and a run function.
 
 import { parseArgs } from 'node:util';
-import { ConfigError, flagName, loadConfig, SETTINGS, envName, type Config } from '../config.js';
+import { ConfigError, flagName, loadConfig, SETTINGS, settingHelp, type Config } from '../config.js';
+import { nearest } from '../shared/nearest.js';
 
 export interface OptionSpec {
   name: string;
@@ -41,13 +42,21 @@ export function helpText(command: Command): string {
   const lines = [`Usage: npm run cli -- ${command.name}${command.positionals ? ` ${command.positionals}` : ''} [options]`, '', command.summary, '', 'Options:'];
   for (const option of command.options) {
     const value = option.boolean ? '' : ` <${option.choices ? option.choices.join('|') : option.value ?? 'value'}>`;
-    lines.push(`  --${option.name}${value}`.padEnd(34) + option.help + (option.required ? ' (required)' : ''));
+    lines.push(`${`  --${option.name}${value}`.padEnd(33)} ${option.help}${option.required ? ' (required)' : ''}`);
   }
-  for (const setting of SETTINGS.filter((s) => command.settings?.includes(s.key))) {
-    lines.push(`  --${flagName(setting.key)} <value>`.padEnd(34) + `${setting.help} (env ${envName(setting.key)}, default "${setting.default}")`);
-  }
+  for (const setting of SETTINGS.filter((s) => command.settings?.includes(s.key))) lines.push(settingHelp(setting));
   lines.push('  --help'.padEnd(34) + 'show this help');
   return lines.join('\n');
+}
+
+/** A flag the command does not take, named with the one it probably meant. */
+function refuseUnknownOptions(argv: string[], spec: Record<string, { type: 'string' | 'boolean' }>): void {
+  const { tokens } = parseArgs({ args: argv, options: spec, allowPositionals: true, strict: false, tokens: true });
+  for (const token of tokens) {
+    if (token.kind !== 'option' || Object.hasOwn(spec, token.name)) continue;
+    const meant = nearest(token.name, Object.keys(spec));
+    throw new UsageError(`unknown option ${token.rawName}${meant ? `; did you mean --${meant}?` : ''}`);
+  }
 }
 
 /** Parses argv for one command; throws UsageError with a message naming the offending option. */
@@ -56,6 +65,7 @@ export function parseCommandArgs(command: Command, argv: string[]): CommandInput
   const spec: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } };
   for (const option of command.options) spec[option.name] = { type: option.boolean ? 'boolean' : 'string' };
   for (const setting of settingFlags) spec[flagName(setting.key)] = { type: 'string' };
+  refuseUnknownOptions(argv, spec);
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: spec, allowPositionals: true, strict: true });
@@ -63,12 +73,14 @@ export function parseCommandArgs(command: Command, argv: string[]): CommandInput
     throw new UsageError((error as Error).message);
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
-  if (values.help) return { options: values, positionals: parsed.positionals, config: loadConfig(), json: false, help: true };
+  // Help needs no settings: a bad one in the environment must not hide it.
+  if (values.help) return { options: values, positionals: parsed.positionals, config: loadConfig({}, {}), json: false, help: true };
   for (const option of command.options) {
     const value = values[option.name];
     if (option.required && value === undefined) throw new UsageError(`--${option.name} is required`);
     if (option.choices && typeof value === 'string' && !option.choices.includes(value)) {
-      throw new UsageError(`--${option.name} must be one of ${option.choices.join(', ')}; got "${value}"`);
+      const meant = nearest(value, option.choices);
+      throw new UsageError(`--${option.name} must be one of ${option.choices.join(', ')}; got "${value}"${meant ? `; did you mean "${meant}"?` : ''}`);
     }
   }
   const flags: Partial<Record<keyof Config, string>> = {};

@@ -1,7 +1,7 @@
 // `serve`: runs the HTTP API until SIGTERM or SIGINT, then drains requests in flight and closes the stores.
 
 import { SETTINGS } from '../config.js';
-import { startService } from '../main.js';
+import { checkPort, startService } from '../main.js';
 import { JSON_OPTION, type Command } from './command.js';
 import { demoBanner, ensureDemoCatalog, ensureDemoKey } from './demo.js';
 import { print } from './output.js';
@@ -32,8 +32,12 @@ export const serve: Command = {
   ],
   settings: SETTINGS.map((s) => s.key),
   async run({ options, config, json }) {
+    // A port in use is said before the demo catalog is built (a minute on a first start).
+    await checkPort(config.port, config.host);
     if (options.demo) await ensureDemoCatalog(config);
-    const service = await startService(config);
+    // For a person watching (npm start, or a terminal): the progress of a long catalog open, readable, besides the JSON log.
+    const echoProgress = options.demo || process.stderr.isTTY ? (line: string) => process.stderr.write(`${line}\n`) : undefined;
+    const service = await startService(config, { echoProgress });
     const { logger } = service.ctx;
     const stop = stopSignal((signal) => logger.info({ signal }, 'already shutting down; the drain goes on'));
     const demo = options.demo ? await ensureDemoKey(service.ctx.store, config.dataDir) : undefined;

@@ -14,6 +14,7 @@ import { ApiError, invalidRequest } from '../errors.js';
 import type { CursorSigner } from '../jobs/cursor.js';
 import type { QueryEngine } from '../jobs/engine.js';
 import { withoutUnstatedArrangement } from '../jobs/service.js';
+import { withProgress, type ProgressOptions } from '../jobs/open-progress.js';
 import { EVENT_TYPES, NO_COMPANY, openSegment, type EventType, type FeedSegment } from './segment.js';
 
 export const CHANGES_ROUTE = 'GET /v1/jobs/changes';
@@ -44,6 +45,7 @@ export class ChangeFeed {
     private readonly cacheDir: string,
     private readonly cursors: CursorSigner,
     private readonly logger: Logger,
+    private readonly progress: ProgressOptions = { intervalMs: 0 },
   ) {}
 
   /** Closes the files of every segment opened; at shutdown, after the last request. */
@@ -73,13 +75,16 @@ export class ChangeFeed {
   private chain(snapshot: CatalogSnapshot): Promise<FeedSegment[]> {
     let chain = this.chains.get(snapshot.watermark);
     if (!chain) {
-      chain = this.buildChain(snapshot);
+      chain = withProgress(`opening the change feed up to ${snapshot.watermark}`, this.logger, this.progress, (progress) =>
+        this.buildChain(snapshot, (done, total) => progress.set('feed', { step: "writing or reading each publication's events", done, total, unit: 'publications' })),
+      );
       this.chains.set(snapshot.watermark, chain);
     }
     return chain;
   }
 
-  private async buildChain(snapshot: CatalogSnapshot): Promise<FeedSegment[]> {
+  /** `onSegment` is told before each segment is opened, for progress. */
+  private async buildChain(snapshot: CatalogSnapshot, onSegment: (done: number, total: number) => void): Promise<FeedSegment[]> {
     const started = performance.now();
     const manifests: { dir: string; manifest: CatalogManifest }[] = [{ dir: snapshot.dir, manifest: snapshot.manifest }];
     for (let previous = snapshot.manifest.previous_watermark; previous !== null; ) {
@@ -98,6 +103,7 @@ export class ChangeFeed {
     const chain: FeedSegment[] = [];
     let built = 0;
     for (const { dir, manifest } of manifests) {
+      onSegment(chain.length, manifests.length);
       let segment = this.segments.get(manifest.watermark);
       if (!segment) {
         built++;

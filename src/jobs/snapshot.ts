@@ -16,6 +16,7 @@ import { Worker } from 'node:worker_threads';
 import { InvertedIndex } from '../search/inverted-index.js';
 import type { IndexJob, IndexResult } from '../search/index-worker.js';
 import type { QueryEngine } from './engine.js';
+import { withProgress, type OpenProgress, type ProgressOptions, type Step } from './open-progress.js';
 
 const SQL = namedQueries('serve/catalog.sql', ['files', 'numbered', 'postings', 'locations', 'codes', 'masks', 'jobs', 'redirects', 'withdrawn', 'documents', 'source_data', 'texts']);
 const { macros: MACROS } = namedScripts('serve/catalog.sql', ['macros']);
@@ -58,10 +59,13 @@ export interface JobsSnapshot extends CatalogSnapshot {
 
 let opened = 0;
 
-/** Opens snapshots into `engine`, keeping their documents under `cacheDir/<watermark>/`. */
-export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger: Logger): SnapshotOpener {
+/**
+ * Opens snapshots into `engine`, keeping their documents under `cacheDir/<watermark>/`, and saying how far
+ * it is every `progressOptions.intervalMs`.
+ */
+export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger: Logger, progressOptions: ProgressOptions = { intervalMs: 0 }): SnapshotOpener {
   const live = new Set<string>();
-  return async (dir, watermark) => {
+  const open = async (dir: string, watermark: string, progress: OpenProgress): Promise<JobsSnapshot> => {
     const started = performance.now();
     const manifest = await readCatalogManifest(dir);
     const prefix = `c${++opened}_`;
@@ -75,20 +79,28 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
     // What a server killed while writing this cache left.
     await removeDeadTemporaries(folder);
     // The text indexes are read or built in a worker thread meanwhile.
-    const indexes = buildIndexes(fill(SQL.texts, holes), folder);
+    progress.set('indexes', { step: 'starting the text index worker' });
+    const indexes = buildIndexes(fill(SQL.texts, holes), folder, manifest.counts.jobs, (step) => progress.set('indexes', step));
     indexes.catch(() => undefined); // awaited below; a failure is reported there
 
     await engine.withConnection(async (c) => {
       for (const statement of MACROS) await c.run(statement);
-      for (const name of TABLES) await c.run(fill(SQL[name], holes));
+      for (const [done, name] of TABLES.entries()) {
+        progress.set('tables', { step: `creating the serving tables (${name})`, done, total: TABLES.length, unit: 'tables' });
+        await c.run(fill(SQL[name], holes));
+      }
       await c.run(`DROP TABLE ${prefix}masks`);
     });
+    progress.set('tables', { step: 'reading the job ids' });
     const { docOfOrd, ordOfDoc, idRank, docOfIdRank, jobIds, docById } = await engine.withConnection((c) => readIdentity(c, prefix));
     const codes = await engine.withConnection((c) => readCodes(c, prefix));
 
+    progress.set('tables', { step: 'writing or reading the job documents (documents.jsonl)' });
     const documents = await lineFile(engine, join(folder, 'documents.jsonl'), fill(SQL.documents, { ...holes, out: '{out}' }), jobIds.length);
+    progress.set('tables', { step: 'writing or reading the source data (source-data.jsonl)' });
     const sourceData = await lineFile(engine, join(folder, 'source-data.jsonl'), fill(SQL.source_data, { ...holes, out: '{out}' }), jobIds.length);
 
+    progress.done('tables');
     const { title, description, fromCache, writeError } = await indexes;
     if (writeError) logger.warn({ watermark, error: writeError }, 'the text indexes could not be kept in the serving cache; the next open builds them again');
 
@@ -137,6 +149,7 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
     };
     return snapshot;
   };
+  return (dir, watermark) => withProgress(`opening catalog snapshot ${watermark}`, logger, progressOptions, (progress) => open(dir, watermark, progress));
 }
 
 export type Codes = Map<string, Map<string, number>>;
@@ -145,16 +158,22 @@ export type Codes = Map<string, Map<string, number>>;
  * The title and description indexes, from the snapshot's texts in doc order, built in a worker
  * thread (src/search/index-worker.ts): its working memory is freed when it ends, and the server
  * keeps answering while it runs. The worker keeps them in `folder` and reads them from there on the
- * next open of the same snapshot.
+ * next open of the same snapshot. It says what it is doing through `onStep`.
  */
-function buildIndexes(textsSql: string, folder: string): Promise<{ title: InvertedIndex; description: InvertedIndex; fromCache: boolean; writeError?: string }> {
+function buildIndexes(
+  textsSql: string,
+  folder: string,
+  documents: number,
+  onStep: (step: Step) => void,
+): Promise<{ title: InvertedIndex; description: InvertedIndex; fromCache: boolean; writeError?: string }> {
   const url = new URL(`../search/index-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-  const job: IndexJob = { textsSql, cacheDir: folder };
+  const job: IndexJob = { textsSql, cacheDir: folder, documents };
   const worker = url.pathname.endsWith('.ts')
     ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`, { eval: true, workerData: job })
     : new Worker(url, { workerData: job });
   return new Promise((resolve, reject) => {
-    worker.once('message', (message: { result?: IndexResult; error?: string }) => {
+    worker.on('message', (message: { step?: Step; result?: IndexResult; error?: string }) => {
+      if (message.step) return onStep(message.step);
       void worker.terminate();
       const result = message.result;
       if (result) resolve({ title: InvertedIndex.fromParts(result.title), description: InvertedIndex.fromParts(result.description), fromCache: result.fromCache, writeError: result.writeError });

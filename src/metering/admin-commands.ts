@@ -2,7 +2,7 @@
 
 import type { StateStore } from '../db/state-store.js';
 import { createAccount, findAccount, listAccounts, updateAccount, type AccountChanges, type NewAccount } from './accounts.js';
-import { issueKey, listKeys, revokeKey } from './keys.js';
+import { importKey, issueKey, keyIdTaken, KEY_SHAPE, listKeys, parseKey, revokeKey } from './keys.js';
 
 /** A failure the operator can act on: shown as is, never as a stack trace. */
 export class AdminError extends Error {}
@@ -19,6 +19,13 @@ export const ADMIN_COMMANDS = {
   'keys.create': async (store: StateStore, input: { account_id: string; name?: string }) => {
     if (!(await findAccount(store, input.account_id))) throw new AdminError(`no account has the id ${input.account_id}`);
     return issueKey(store, input.account_id, { name: input.name ?? '' });
+  },
+  'keys.import': async (store: StateStore, input: { account_id: string; key: string; name?: string }) => {
+    const key = parseKey(input.key);
+    if (!key) throw new AdminError(`the key is malformed: expected ${KEY_SHAPE}`);
+    if (!(await findAccount(store, input.account_id))) throw new AdminError(`no account has the id ${input.account_id}`);
+    if (await keyIdTaken(store, key.keyId)) throw new AdminError(`a key with the id ${key.keyId} already exists; a key id names one key only`);
+    return importKey(store, input.account_id, key, { name: input.name ?? '' });
   },
   'keys.list': (store: StateStore, input: { account_id?: string }) => listKeys(store, input.account_id),
   'keys.revoke': async (store: StateStore, input: { key_id: string }) => {

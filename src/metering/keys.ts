@@ -12,6 +12,22 @@ export const KEY_PREFIX = 'jps_live_';
 /** Keys issued before October 2026 carry this prefix and stay valid. */
 export const LEGACY_KEY_PREFIX = 'jp_live_';
 const KEY_PATTERN = /^(jps_live_|jp_live_)([a-z2-7]{16})\.([A-Za-z0-9_-]{43})$/;
+/** The shape of a key, for messages: never the key itself, which would leave its secret in logs and terminals. */
+export const KEY_SHAPE = 'jp_live_<key_id>.<secret> (or jps_live_...): a key id of 16 characters a-z and 2-7, a dot, a secret of 43 characters A-Z, a-z, 0-9, _ and -';
+
+export interface ParsedKey {
+  prefix: typeof KEY_PREFIX | typeof LEGACY_KEY_PREFIX;
+  keyId: string;
+  secret: string;
+}
+
+/** The parts of a key of either prefix (spec 5 rule 2), or undefined when it does not have the shape of one. */
+export function parseKey(presented: string): ParsedKey | undefined {
+  const match = KEY_PATTERN.exec(presented);
+  if (!match) return undefined;
+  const [, prefix, keyId, secret] = match as unknown as [string, ParsedKey['prefix'], string, string];
+  return { prefix, keyId, secret };
+}
 
 export interface ApiKeyInfo {
   key_id: string;
@@ -73,6 +89,20 @@ export async function issueKey(db: Queryable, accountId: string, options: KeyOpt
   return { ...toInfo(row!), key: `${prefix}${keyId}.${secret}` };
 }
 
+/**
+ * Stores a key issued elsewhere (by the older system, before October 2026) as it is: its prefix, its key id
+ * and a hash of its secret. The caller checks that the key id is free.
+ */
+export async function importKey(db: Queryable, accountId: string, key: ParsedKey, options: Pick<KeyOptions, 'name'> = {}): Promise<ApiKeyInfo> {
+  const [row] = await db.query<KeyRow>(SQL.insert_key, [key.keyId, accountId, key.prefix, hashSecret(key.secret), options.name ?? '', null]);
+  return toInfo(row!);
+}
+
+/** Whether a key (live or revoked) has this id. */
+export async function keyIdTaken(db: Queryable, keyId: string): Promise<boolean> {
+  return (await db.query(SQL.key_for_auth, [keyId])).length > 0;
+}
+
 export async function listKeys(db: Queryable, accountId?: string): Promise<ApiKeyInfo[]> {
   return (await db.query<KeyRow>(SQL.list_keys, [accountId ?? null])).map(toInfo);
 }
@@ -90,9 +120,9 @@ export interface Caller {
 
 /** The caller behind a presented key, or undefined for a malformed, unknown, revoked or wrong key. */
 export async function authenticate(db: Queryable, presented: string): Promise<Caller | undefined> {
-  const match = KEY_PATTERN.exec(presented);
-  if (!match) return undefined;
-  const [, prefix, keyId, secret] = match as unknown as [string, string, string, string];
+  const parsed = parseKey(presented);
+  if (!parsed) return undefined;
+  const { prefix, keyId, secret } = parsed;
   const [row] = await db.query<KeyRow & AccountRow & { secret_hash: Uint8Array }>(SQL.key_for_auth, [keyId]);
   if (!row || row.revoked_at !== null) return undefined;
   const secretMatches = timingSafeEqual(Buffer.from(row.secret_hash), hashSecret(secret));

@@ -1,11 +1,14 @@
 // The Express app, its middleware in request order (docs/lifecycle.md draws it):
-// request id → request log → health (no key) → API key (failed-key throttle) → MCP at /mcp (its tools meter
-// themselves) → admission (window, monthly requests) → known route (404, 405) → JSON body → edge input (NUL,
-// surrogates, query numbers) → OpenAPI validation → routes → errors. Malformed HTTP never gets here
-// (client-errors.ts answers it on the socket).
+// request id → request log → compression (JSON answers, as Accept-Encoding asks) → CORS (preflights answered
+// here, without a key) → health (no key) → API key (failed-key throttle) → MCP at /mcp (its tools meter
+// themselves) → admission (window, monthly requests) → known route (404, 405 with Allow) → JSON body → edge
+// input (NUL, surrogates, query numbers) → UUID case → OpenAPI validation → routes (a HEAD answered by its
+// GET) → errors. Malformed HTTP never gets here (client-errors.ts answers it on the socket).
 
 import express from 'express';
 import { apiKeyAuth } from './auth.js';
+import { compressJson } from './compression.js';
+import { crossOrigin } from './cors.js';
 import type { McpHttpSessions } from '../mcp/http.js';
 import { admission } from './metering.js';
 import type { AppContext } from '../context.js';
@@ -16,6 +19,7 @@ import { jsonBody } from './json-body.js';
 import { requestId } from './request-id.js';
 import { requestLog } from './request-log.js';
 import { mountRoutes } from './routes.js';
+import { uuidCase } from './uuid-case.js';
 import { knownRoute, openApiValidation } from './validation.js';
 
 /** Express's trust proxy value of the trustProxy setting: a hop count, or a list of addresses and subnets. */
@@ -31,6 +35,8 @@ export function createApp(ctx: AppContext, mcp: McpHttpSessions): express.Expres
   app.set('trust proxy', trustProxy(ctx.config.trustProxy));
   app.use(requestId());
   app.use(requestLog(ctx.logger));
+  app.use(compressJson());
+  app.use(crossOrigin(ctx.config.corsOrigins));
   app.get('/healthz', healthHandler(ctx));
   app.use(apiKeyAuth(ctx));
   app.use(mcp.router());
@@ -38,6 +44,7 @@ export function createApp(ctx: AppContext, mcp: McpHttpSessions): express.Expres
   app.use(knownRoute());
   app.use(jsonBody());
   app.use(edgeInput());
+  app.use(uuidCase());
   app.use(openApiValidation());
   const router = express.Router();
   mountRoutes(router, ctx);

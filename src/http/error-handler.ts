@@ -49,7 +49,7 @@ export function toApiError(error: unknown): ApiError {
       case 404:
         return new ApiError('route_not_found');
       case 405:
-        return new ApiError('method_not_allowed');
+        return new ApiError('method_not_allowed', undefined, { headers: error.headers ?? {} });
       case 413:
         return bodyTooLarge();
       case 415:

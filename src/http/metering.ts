@@ -137,6 +137,8 @@ export async function charge(ctx: AppContext, res: Response, records: number, ro
   if (ticket.settled || ticket.deferred) return false;
   routeClass ??= res.locals.routeClass as RouteClass | undefined;
   const classed = routeClass ? { routeClass } : {};
+  // A HEAD sends the GET's headers and none of its body: it counts one request and no records.
+  if (res.req.method === 'HEAD') records = 0;
   const started = performance.now();
   if (await clientGone(res)) {
     await ctx.meter.settle(ticket, { status: CLIENT_CLOSED, records: 0, ...classed });

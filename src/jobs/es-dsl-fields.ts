@@ -43,7 +43,7 @@ export const ES_DSL_FIELDS: Readonly<Record<string, EsDslField>> = {
   title: { kind: 'text', filter: 'title_advanced', phrase: 'title' },
   description: { kind: 'text', filter: 'description_advanced', exists: 'has_description' },
   employer_name: { kind: 'contains', filter: 'company', check: text },
-  company_id: { kind: 'value', filter: 'company_id', check: pattern(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'a lowercase UUID'), exists: 'company_linked' },
+  company_id: { kind: 'value', filter: 'company_id', check: pattern(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'a lowercase UUID (a clause value is matched as written: write its hex digits in lower case)'), exists: 'company_linked' },
   locations: { kind: 'exists', exists: 'has_location' },
   'locations.city': { kind: 'contains', filter: 'city', check: text },
   'locations.state': { kind: 'value', filter: 'state', check: pattern(/^[A-Za-z]{2}$/, 'a two-letter subdivision code', upper) },

@@ -22,6 +22,9 @@ const DATES = {
   curated_since: 'start', curated_until: 'end', last_fetch_since: 'start', last_fetch_until: 'end', application_check_since: 'start',
 } as const;
 
+/** What a date filter accepts, as every message about one says it. */
+export const DATE_OR_DATE_TIME = 'a date (2026-11-20) or a date-time with a zone (2026-11-20T06:00:00Z)';
+
 type TextName = (typeof TEXT)[number];
 type ExactName = (typeof EXACT)[number];
 type BooleanName = (typeof BOOLEANS)[number];
@@ -106,7 +109,7 @@ export function readFilters(input: Input, from: 'query' | 'body'): JobFilters {
     const source = name === 'posted_since' && has('published_since') ? 'published_since' : name;
     if (!has(source)) continue;
     const bound = parseDateBound(text(input[source], source), edge);
-    if (!bound) throw invalidRequest(`${source} must be a date (YYYY-MM-DD) or an RFC 3339 date-time with a zone.`);
+    if (!bound) throw invalidRequest(`${source} must be ${DATE_OR_DATE_TIME}.`);
     filters[name] = bound.toISOString();
   }
   if (has('currentness')) filters.currentness = sortedUnique(list(input.currentness, 'currentness', from === 'body' ? 'required' : 'no'));

@@ -32,7 +32,7 @@ function operations(): { method: string; path: string; operation: Operation }[] 
   return Object.entries(openapi.paths).flatMap(([path, item]) =>
     Object.entries(item)
       .filter(([method]) => ['get', 'post', 'put'].includes(method))
-      .map(([method, operation]) => ({ method: method.toUpperCase(), path, operation: operation as Operation })),
+      .map(([method, operation]) => ({ method: method.toUpperCase(), path, operation: operation })),
   );
 }
 
@@ -42,7 +42,7 @@ const requestExamples = operations().flatMap(({ method, path, operation }) =>
 );
 
 /** The es_dsl query examples of the EsDslRequest schema. */
-const esDslQueries = ((openapi.components.schemas!.EsDslRequest as { properties: { query: { examples?: unknown[] } } }).properties.query.examples ?? []) as unknown[];
+const esDslQueries = ((openapi.components.schemas!.EsDslRequest as { properties: { query: { examples?: unknown[] } } }).properties.query.examples ?? []);
 
 describe('the examples of openapi.yaml', function () {
   this.timeout(120_000);
@@ -84,7 +84,8 @@ describe('the examples of openapi.yaml', function () {
       for (const [status, raw] of Object.entries(operation.responses ?? {})) {
         for (const [type, media] of Object.entries(resolve(raw).content ?? {})) {
           if (!media.schema) continue;
-          const validate = ajv.compile({ ...(resolve(media.schema as { $ref?: string }) as object), components: openapi.components });
+          const schema: object = resolve(media.schema as { $ref?: string });
+          const validate = ajv.compile({ ...schema, components: openapi.components });
           for (const [name, example] of Object.entries(media.examples ?? {})) {
             if (!validate(resolve(example).value)) wrong.push(`${method} ${path} ${status} ${type} "${name}": ${ajv.errorsText(validate.errors)}`);
           }

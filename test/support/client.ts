@@ -71,6 +71,10 @@ export class ApiClient {
   get<T = unknown>(path: string, options?: RequestOptions) {
     return this.request<T>('GET', path, options);
   }
+  /** The GET of `path` without its body: status and headers (checked against the GET operation). */
+  head(path: string, options?: RequestOptions) {
+    return this.request<string>('HEAD', path, options);
+  }
   post<T = unknown>(path: string, body: unknown, options: RequestOptions = {}) {
     return this.request<T>('POST', path, { ...options, body });
   }

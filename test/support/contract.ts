@@ -82,14 +82,20 @@ function checkHeaders(where: string, response: ResponseObject, headers: Headers)
   }
 }
 
-/** Throws when the response does not match the contract; `body` is the parsed JSON or the raw text. */
+/**
+ * Throws when the response does not match the contract; `body` is the parsed JSON or the raw text. A HEAD
+ * answers as the GET of its path does, without a body (openapi.yaml, "HTTP"): its status and headers are
+ * checked against the GET operation.
+ */
 export function checkResponse(method: string, path: string, status: number, headers: Headers, body: unknown): void {
   const template = templateOf(path.split('?')[0]!);
   const where = `${method} ${path} → ${status}`;
-  const operation = template ? openapi.paths[template]![method.toLowerCase()] : undefined;
+  const head = method === 'HEAD';
+  const operation = template ? openapi.paths[template]![head ? 'get' : method.toLowerCase()] : undefined;
   if (!operation) {
     // Not a documented operation: only the catalogued 401/404/405 error envelope may answer.
     if (![401, 404, 405].includes(status)) fail(`${where}: undocumented route answered ${status}`);
+    if (head) return;
     if (!validatorAt('/components/schemas/Error')(body)) fail(`${where}: ${ajv.errorsText(validatorAt('/components/schemas/Error').errors)}`);
     return;
   }
@@ -101,6 +107,10 @@ export function checkResponse(method: string, path: string, status: number, head
   const contentType = (headers.get('content-type') ?? '').split(';')[0]!.trim();
   if (!response.content) return;
   if (!response.content[contentType]) fail(`${where}: content type "${contentType}" is not documented`);
+  if (head) {
+    if (body !== '') fail(`${where}: a HEAD answer has no body`);
+    return;
+  }
   if (!contentType.includes('json')) return;
   const pointer = raw.$ref
     ? `${raw.$ref.slice(1)}/content/${escape(contentType)}/schema`

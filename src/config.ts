@@ -2,12 +2,14 @@
 
 import { resolve } from 'node:path';
 import { nearest } from './shared/nearest.js';
+import { parseS3Url } from './storage/s3-url.js';
 
 export interface Config {
   host: string;
   port: number;
   snapshotsDir: string;
   dataDir: string;
+  objectStore: string;
   databaseUrl: string;
   logLevel: string;
   queryTimeoutMs: number;
@@ -37,6 +39,8 @@ export interface Setting {
   help: string;
   /** The only values accepted. */
   choices?: readonly string[];
+  /** Why a value is refused (null when it is accepted), with an example of one that is. */
+  check?: (raw: string) => string | null;
 }
 
 export const SETTINGS: readonly Setting[] = [
@@ -44,6 +48,13 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'port', kind: 'integer', default: '8080', help: 'TCP port of the HTTP API (0 picks a free port)' },
   { key: 'snapshotsDir', kind: 'folder', default: './snapshots', help: 'folder of the immutable catalog and registry publications' },
   { key: 'dataDir', kind: 'folder', default: './data', help: 'folder of mutable state: the embedded state store, export files, ledger, secrets' },
+  {
+    key: 'objectStore',
+    kind: 'string',
+    default: '',
+    help: 'S3-compatible object store shared by every node (s3://bucket/prefix; endpoint and credentials from AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY); empty keeps everything in the local folders',
+    check: (raw) => (raw === '' || parseS3Url(raw) ? null : 'must be s3://bucket/prefix (e.g. s3://jobs-data/prod)'),
+  },
   { key: 'databaseUrl', kind: 'string', default: '', help: 'PostgreSQL URL of a shared state store; empty means the embedded store under the data folder' },
   { key: 'logLevel', kind: 'string', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info', help: 'pino log level' },
   { key: 'queryTimeoutMs', kind: 'integer', default: '10000', help: 'a search running longer than this is stopped with 504 query_timeout' },
@@ -56,7 +67,7 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'corsOrigins', kind: 'string', default: '*', help: 'origins whose browser apps may call the API (CORS): * for any, a comma list of origins (https://app.example.com), or none' },
   { key: 'catalogPollMs', kind: 'integer', default: '2000', help: 'how often the server looks for a new catalog or registry publication' },
   { key: 'exportLeaseMs', kind: 'integer', default: '60000', help: 'a running export whose server has not renewed its hold for this long is taken up by another (after a crash)' },
-  { key: 'ledgerCompactMs', kind: 'integer', default: '60000', help: 'how often settled ledger rows are moved from the state store into Parquet segments under data/ledger' },
+  { key: 'ledgerCompactMs', kind: 'integer', default: '60000', help: 'how often settled ledger rows are moved from the state store into Parquet segments under data/ledger (or ledger/ of the object store)' },
   { key: 'nodeLeaseMs', kind: 'integer', default: '30000', help: 'a server sharing the state store that has not renewed its registration for this long has stopped: the requests it left unanswered are settled, not charged' },
   { key: 'mcpSessionIdleMs', kind: 'integer', default: '1800000', help: 'an MCP session at /mcp that sees no request for this long is closed and its saved files deleted' },
   { key: 'upgradeUrl', kind: 'string', default: 'https://jobs-data.example.com/pricing', help: 'page named by the upgrade_url of 403 upgrade_required' },
@@ -85,6 +96,8 @@ function parseValue(setting: Setting, raw: string, origin: string): string | num
     const meant = nearest(raw, setting.choices);
     throw new ConfigError(`${origin} must be one of ${setting.choices.join(', ')} (e.g. ${example(origin, setting.default)}); got "${raw}"${meant ? `; did you mean "${meant}"?` : ''}`);
   }
+  const refused = setting.check?.(raw);
+  if (refused) throw new ConfigError(`${origin} ${refused}; got "${raw}"`);
   if (setting.kind === 'string') return raw;
   if (setting.kind === 'folder') {
     if (raw === '') throw new ConfigError(`${origin} must name a folder (e.g. ${example(origin, setting.default)})`);

@@ -22,7 +22,7 @@ export async function fsyncPath(path: string): Promise<void> {
 }
 
 /** Writes `text` to `path` so that readers see either the old content or the whole new one. */
-export async function writeAtomically(path: string, text: string): Promise<void> {
+export async function writeAtomically(path: string, text: string | Buffer): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.tmp-${process.pid}`;
   await writeFile(temporary, text);

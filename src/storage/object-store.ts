@@ -1,0 +1,276 @@
+// Where everything a second node needs is kept (DESIGN.md 7, docs/deployment.md): publications, the
+// publisher's state, export files, ledger segments, MCP saved files. One interface, two stores: an
+// S3-compatible bucket (`--object-store s3://bucket/prefix`), or a local folder when none is named, so
+// that one node runs with nothing else. Keys are relative paths with "/" (`catalog/<watermark>/...`).
+// An object is written whole or not at all, and readers never see part of one.
+
+import { createReadStream, createWriteStream } from 'node:fs';
+import { copyFile, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { randomBytes } from 'node:crypto';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { fsyncPath, writeAtomically } from '../catalog/files.js';
+import { parseS3Url } from './s3-url.js';
+
+export { parseS3Url };
+
+export interface StoredObject {
+  key: string;
+  size: number;
+}
+
+/** Bytes `start` to `end` of an object, both inclusive (an HTTP Range). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface ObjectStore {
+  /** Where it is, for logs and errors: `s3://bucket/prefix` or a folder. */
+  readonly location: string;
+  /** The folder holding the objects when the store is a local folder (read in place), else null. */
+  readonly folder: string | null;
+  /** The object's bytes, or null when there is none. */
+  get(key: string): Promise<Buffer | null>;
+  put(key: string, body: string | Buffer): Promise<void>;
+  /** Stores the file at `path` as `key` (a large file goes up in parts). */
+  putFile(key: string, path: string): Promise<void>;
+  /** Copies the object to the file `path` (through a temporary beside it); false when there is none. */
+  getFile(key: string, path: string): Promise<boolean>;
+  /** The object's size, or null when there is none. */
+  size(key: string): Promise<number | null>;
+  /** A stream of the object (or of `range` of it), or null when there is none. */
+  read(key: string, range?: ByteRange): Promise<Readable | null>;
+  /** Every object whose key starts with `prefix`, in key order. */
+  list(prefix: string): Promise<StoredObject[]>;
+  /** Deletes the objects; one already gone is no error. */
+  delete(keys: string[]): Promise<void>;
+}
+
+/** Temporaries of the folder store end with this, then the writer's pid and a random tag. */
+const TEMPORARY = /\.tmp-\d+(?:-[0-9a-f]+)?$/;
+
+/** A local folder as an object store: a key is a file under it. */
+export class FolderStore implements ObjectStore {
+  readonly location: string;
+
+  constructor(readonly folder: string) {
+    this.location = folder;
+  }
+
+  private path(key: string): string {
+    return join(this.folder, ...key.split('/'));
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    return readFile(this.path(key)).catch(absent);
+  }
+
+  async put(key: string, body: string | Buffer): Promise<void> {
+    await writeAtomically(this.path(key), body);
+  }
+
+  async putFile(key: string, path: string): Promise<void> {
+    const target = this.path(key);
+    if (target === path) return;
+    await mkdir(dirname(target), { recursive: true });
+    const temporary = `${target}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+    await copyFile(path, temporary);
+    await fsyncPath(temporary);
+    await rename(temporary, target);
+  }
+
+  async getFile(key: string, path: string): Promise<boolean> {
+    const source = this.path(key);
+    if (source === path) return stat(path).then(() => true, () => false);
+    await mkdir(dirname(path), { recursive: true });
+    const temporary = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+    try {
+      await copyFile(source, temporary);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+    await rename(temporary, path);
+    return true;
+  }
+
+  async size(key: string): Promise<number | null> {
+    return stat(this.path(key)).then((s) => (s.isFile() ? s.size : null), absent);
+  }
+
+  async read(key: string, range?: ByteRange): Promise<Readable | null> {
+    const path = this.path(key);
+    if ((await this.size(key)) === null) return null;
+    return createReadStream(path, range ? { start: range.start, end: range.end } : {});
+  }
+
+  async list(prefix: string): Promise<StoredObject[]> {
+    // The folder the prefix ends in (or is), then only keys that start with the prefix.
+    const base = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
+    const found: StoredObject[] = [];
+    const walk = async (folder: string): Promise<void> => {
+      const entries = await readdir(folder, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return [];
+        throw error;
+      });
+      for (const entry of entries) {
+        const path = join(folder, entry.name);
+        const key = relative(this.folder, path).split(sep).join('/');
+        if (entry.isDirectory()) {
+          if (`${key}/`.startsWith(prefix) || prefix.startsWith(`${key}/`)) await walk(path);
+        } else if (entry.isFile() && key.startsWith(prefix) && !TEMPORARY.test(entry.name)) {
+          found.push({ key, size: (await stat(path)).size });
+        }
+      }
+    };
+    await walk(base === '' ? this.folder : this.path(base));
+    return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  async delete(keys: string[]): Promise<void> {
+    for (const key of keys) await rm(this.path(key), { force: true });
+  }
+}
+
+/** Objects bigger than this go up in parts, several at once. */
+const PART_BYTES = 16 * 2 ** 20;
+/** Keys deleted per request (the S3 API takes at most 1,000). */
+const DELETE_BATCH = 1000;
+
+/**
+ * An S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, ...). Endpoint, region and credentials come from
+ * the usual AWS environment (AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID, ...); with an endpoint
+ * other than AWS's, keys are addressed by path (https://host/bucket/key), which every compatible server
+ * takes. The SDK retries what fails for a passing reason.
+ */
+export class S3Store implements ObjectStore {
+  readonly folder = null;
+  readonly location: string;
+  private readonly client: S3Client;
+
+  constructor(
+    private readonly bucket: string,
+    private readonly prefix: string,
+    config: S3ClientConfig = {},
+    env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.location = `s3://${bucket}/${prefix}`;
+    const endpoint = env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
+    this.client = new S3Client({
+      region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+      ...(endpoint ? { endpoint, forcePathStyle: true } : {}),
+      maxAttempts: 5,
+      ...config,
+    });
+  }
+
+  private key(key: string): string {
+    return `${this.prefix}${key}`;
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    try {
+      const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+      return Buffer.from(await answer.Body!.transformToByteArray());
+    } catch (error) {
+      return missing(error);
+    }
+  }
+
+  async put(key: string, body: string | Buffer): Promise<void> {
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(key), Body: body }));
+  }
+
+  async putFile(key: string, path: string): Promise<void> {
+    const { size } = await stat(path);
+    if (size < PART_BYTES) {
+      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(key), Body: await readFile(path) }));
+      return;
+    }
+    // A multipart upload that fails is aborted by the library; one whose process dies is left to the
+    // bucket's lifecycle rule (docs/deployment.md) and to cleanup by the next publish.
+    await new Upload({ client: this.client, params: { Bucket: this.bucket, Key: this.key(key), Body: createReadStream(path) }, partSize: PART_BYTES, queueSize: 4 }).done();
+  }
+
+  async getFile(key: string, path: string): Promise<boolean> {
+    const body = await this.read(key);
+    if (!body) return false;
+    await mkdir(dirname(path), { recursive: true });
+    const temporary = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+    try {
+      await pipeline(body, createWriteStream(temporary));
+      await rename(temporary, path);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return true;
+  }
+
+  async size(key: string): Promise<number | null> {
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(key) }));
+      return head.ContentLength ?? 0;
+    } catch (error) {
+      return missing(error);
+    }
+  }
+
+  async read(key: string, range?: ByteRange): Promise<Readable | null> {
+    try {
+      const answer = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: this.key(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+      );
+      return answer.Body as Readable;
+    } catch (error) {
+      return missing(error);
+    }
+  }
+
+  async list(prefix: string): Promise<StoredObject[]> {
+    const found: StoredObject[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.key(prefix), ContinuationToken: token }));
+      for (const object of page.Contents ?? []) found.push({ key: object.Key!.slice(this.prefix.length), size: object.Size ?? 0 });
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  async delete(keys: string[]): Promise<void> {
+    for (let at = 0; at < keys.length; at += DELETE_BATCH) {
+      const batch = keys.slice(at, at + DELETE_BATCH);
+      await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((k) => ({ Key: this.key(k) })), Quiet: true } }));
+    }
+  }
+
+  /** Closes the client's connections. */
+  destroy(): void {
+    this.client.destroy();
+  }
+}
+
+function absent(error: NodeJS.ErrnoException): null {
+  if (error.code === 'ENOENT' || error.code === 'EISDIR' || error.code === 'ENOTDIR') return null;
+  throw error;
+}
+
+function missing(error: unknown): null {
+  const name = (error as { name?: string }).name;
+  const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  if (name === 'NoSuchKey' || name === 'NotFound' || status === 404) return null;
+  throw error;
+}

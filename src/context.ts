@@ -11,10 +11,13 @@ import type { Exports } from './exports/exports.js';
 import type { Meter } from './metering/meter.js';
 import type { Ledger } from './metering/ledger.js';
 import type { CursorSigner } from './jobs/cursor.js';
+import type { Stores } from './storage/stores.js';
 
 export interface AppContext {
   config: Config;
   store: StateStore;
+  /** Where publications, export files, ledger segments and MCP files are kept: a shared object store, or this node's folders. */
+  stores: Stores;
   publications: Publications;
   jobs: JobsService;
   companies: CompaniesService;

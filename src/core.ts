@@ -25,6 +25,9 @@ import { createLogger } from './logger.js';
 import { Ledger } from './metering/ledger.js';
 import { Meter } from './metering/meter.js';
 import { Nodes } from './metering/nodes.js';
+import { openStores } from './storage/stores.js';
+import { PublicationMirror } from './catalog/mirror.js';
+import { SnapshotLibrary } from './catalog/library.js';
 
 export interface CoreOptions {
   /** An already open store (tests); otherwise the configured one is opened, locked and migrated. */
@@ -58,27 +61,32 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
   const socket = adminSocketPath(config.dataDir);
   const state = options.store ? undefined : await openState(config, { role: 'server', socket });
   const store = options.store ?? state!.store;
+  const stores = openStores(config);
+  const mirror = new PublicationMirror(stores.publications, config.snapshotsDir);
   const publications = new Publications();
   const engine = await QueryEngine.open({ timeoutMs: config.queryTimeoutMs });
-  const cursors = await CursorSigner.open(config.dataDir);
+  const cursors = await CursorSigner.open(store, join(config.dataDir, 'cursor-secret'));
   const jobs = new JobsService(engine, cursors);
   const openRelease = companyReleaseOpener(engine);
-  const releases = new CompanyReleases(publications, config.snapshotsDir, openRelease);
+  const releases = new CompanyReleases(publications, mirror, openRelease);
   const companies = new CompaniesService(engine, releases, cursors);
   const progress = { intervalMs: config.progressLogMs, echo: options.echoProgress };
   const feed = new ChangeFeed(engine, join(config.dataDir, 'feed'), cursors, logger, progress);
   const clock = options.clock ?? (() => new Date());
-  const exports = new Exports(store, jobs, publications, join(config.dataDir, 'exports'), clock, () => runner.kick());
+  const jobsOpener = jobsSnapshotOpener(engine, join(config.dataDir, 'serving'), logger, progress);
+  const opener = feed.opener(jobsOpener);
+  // Older publications, for the exports created on them.
+  const library = new SnapshotLibrary(publications, mirror, jobsOpener);
+  const exports = new Exports(store, jobs, publications, stores.data, stores.cacheDir, clock, () => runner.kick());
   // The embedded store belongs to this process alone: any other server registered in it has stopped.
   const nodes = new Nodes(store, clock, logger, { leaseMs: config.nodeLeaseMs, alone: store.kind === 'pglite' });
   const meter = new Meter(store, clock, logger, nodes.id);
-  const ledger = new Ledger(store, engine, join(config.dataDir, 'ledger'), logger, { clock });
-  const runner = new ExportRunner(exports, store, jobs, engine, publications, clock, logger, meter, { leaseMs: config.exportLeaseMs, pollMs: 1000, ...options.exportRunner });
-  const ctx: AppContext = { config, store, publications, jobs, companies, feed, exports, meter, ledger, cursors, logger, clock, draining: false };
-  const opener = feed.opener(jobsSnapshotOpener(engine, join(config.dataDir, 'serving'), logger, progress));
+  const ledger = new Ledger(store, engine, stores, logger, { clock });
+  const runner = new ExportRunner(exports, store, jobs, engine, publications, library, clock, logger, meter, { leaseMs: config.exportLeaseMs, pollMs: 1000, ...options.exportRunner });
+  const ctx: AppContext = { config, store, stores, publications, jobs, companies, feed, exports, meter, ledger, cursors, logger, clock, draining: false };
   // Before any request is admitted: what a stopped server left unanswered is settled.
   await nodes.start();
-  const watcher = new PublicationWatcher(config.snapshotsDir, publications, logger, opener, openRelease);
+  const watcher = new PublicationWatcher(mirror, publications, logger, opener, openRelease);
   await watcher.start(config.catalogPollMs);
   // The embedded store belongs to this process alone: an export left running was this server's, before a crash.
   await runner.start({ resumeRunning: store.kind === 'pglite' });
@@ -98,10 +106,12 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       await nodes.stop();
       await ledger.stopCompacting();
       await publications.closeNow();
+      await library.closeNow();
       await releases.closeNow();
       await feed.close();
       engine.close();
       await state?.close();
+      stores.close();
     }));
   };
   return { ctx, watcher, exportRunner: runner, close };

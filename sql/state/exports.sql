@@ -27,11 +27,21 @@ WHERE export_id = (
 )
 RETURNING *;
 
+-- name: renew
+-- Runner $2 goes on with the export: its lease renewed, if it still holds it.
+UPDATE exports SET lease_until = $3
+WHERE export_id = $1 AND status = 'running' AND runner = $2
+RETURNING export_id;
+
 -- name: file_done
--- A file is complete on disk: list it and renew the lease, if runner $2 still holds the export.
+-- A file is whole in the object store: list it and renew the lease, if runner $2 still holds the export.
 UPDATE exports SET files = files || $3::jsonb, lease_until = $4
 WHERE export_id = $1 AND status = 'running' AND runner = $2
 RETURNING export_id;
+
+-- name: queued
+-- Which of the exports $1 no runner has taken yet.
+SELECT export_id FROM exports WHERE export_id = ANY($1::text[]) AND status = 'queued';
 
 -- name: for_update
 SELECT * FROM exports WHERE export_id = $1 FOR UPDATE;

@@ -168,3 +168,7 @@ LIMIT $2;
 
 -- name: forget_segment
 DELETE FROM ledger_segments WHERE segment_id = $1 AND state = 'retired';
+
+-- name: known_segments
+-- Every segment the store still holds (until forget_segment): a node's cached copies of others are pruned.
+SELECT segment_id FROM ledger_segments;

@@ -59,7 +59,17 @@ export interface CatalogManifest {
   /** Event sequence numbers of this publication: (first, last]; the feed continues from the previous last. */
   events: { first_seq: number; last_seq: number };
   files: Record<string, { rows: number; bytes: number }>;
+  /**
+   * Whether the publication carries what serving needs, built once by the publisher: the job documents
+   * and text indexes under serving/, the change feed's events under feed/. Publications made before
+   * these were built at publish lack it: each server builds them into its own cache.
+   */
+  serving_files?: boolean;
 }
+
+/** The folders of a publication holding its serving files (serving_files). */
+export const servingFolder = (dir: string) => join(dir, 'serving');
+export const feedFolder = (dir: string) => join(dir, 'feed');
 
 export async function readCatalogManifest(dir: string): Promise<CatalogManifest> {
   return JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as CatalogManifest;

@@ -1,10 +1,12 @@
-// Notices new publications: polls the LATEST pointer and switches the server to the catalog it names and
+// Notices new publications: polls the LATEST pointer of the object store (or of the snapshots folder,
+// on a single node), copies what the new publication needs to this node, and switches the server to the catalog it names and
 // to the registry release that catalog was published with (its manifest names it), both in the same
 // instant, so a request never reads a catalog with another publication's registry. A snapshot that
 // fails to open is logged and retried; the server keeps answering from the old one.
 
 import type { Logger } from 'pino';
-import { latestPointer, readCatalogManifest, readPointer, releaseDir, snapshotDir } from './layout.js';
+import { readCatalogManifest } from './layout.js';
+import type { PublicationMirror } from './mirror.js';
 import type { CatalogSnapshot, Publications, RegistryRelease } from './publications.js';
 
 export type SnapshotOpener = (dir: string, watermark: string) => Promise<CatalogSnapshot>;
@@ -25,7 +27,7 @@ export class PublicationWatcher {
   private checking: Promise<void> | undefined;
 
   constructor(
-    private readonly snapshotsDir: string,
+    private readonly mirror: PublicationMirror,
     private readonly publications: Publications,
     private readonly logger: Logger,
     private readonly openSnapshot: SnapshotOpener = openSnapshotFiles,
@@ -51,22 +53,30 @@ export class PublicationWatcher {
 
   private async look(): Promise<void> {
     try {
-      const watermark = await readPointer(latestPointer(this.snapshotsDir));
-      if (!watermark) return;
-      const dir = snapshotDir(this.snapshotsDir, watermark);
-      const releaseId = (await readCatalogManifest(dir)).registry_release;
-      const release = releaseId && releaseId !== this.publications.registry?.releaseId ? await this.openRelease(releaseDir(this.snapshotsDir, releaseId), releaseId) : undefined;
-      let snapshot: CatalogSnapshot | undefined;
+      const watermark = await this.mirror.latest();
+      if (!watermark || watermark === this.publications.catalog?.watermark) return;
+      const dir = await this.mirror.fetchCatalog(watermark);
+      if (!dir) throw new Error(`catalog/LATEST names ${watermark}, and ${this.mirror.store.location} holds no such publication`);
+      const manifest = await readCatalogManifest(dir);
+      // The change feed reaches back through the earlier publications: their events are copied too.
+      for (let previous = manifest.previous_watermark; previous !== null && (await this.mirror.fetchFeed(previous)); ) {
+        previous = (await this.mirror.manifest(previous)).previous_watermark;
+      }
+      const releaseId = manifest.registry_release;
+      const releaseFolder = releaseId && releaseId !== this.publications.registry?.releaseId ? await this.mirror.fetchRelease(releaseId) : null;
+      if (releaseId && releaseId !== this.publications.registry?.releaseId && !releaseFolder) throw new Error(`publication ${watermark} uses registry release ${releaseId}, and ${this.mirror.store.location} holds none`);
+      const release = releaseFolder ? await this.openRelease(releaseFolder, releaseId!) : undefined;
+      let snapshot: CatalogSnapshot;
       try {
-        if (watermark !== this.publications.catalog?.watermark) snapshot = await this.openSnapshot(dir, watermark);
+        snapshot = await this.openSnapshot(dir, watermark);
       } catch (error) {
         await release?.close();
         throw error;
       }
       if (release) this.publications.switchRegistry(release);
-      if (snapshot) this.publications.switchCatalog(snapshot);
+      this.publications.switchCatalog(snapshot);
       if (release) this.logger.info({ release_id: releaseId }, 'serving company registry release');
-      if (snapshot) this.logger.info({ watermark }, 'serving catalog snapshot');
+      this.logger.info({ watermark }, 'serving catalog snapshot');
     } catch (error) {
       this.logger.error({ err: error }, 'could not open the latest publication; still serving the previous one');
     }

@@ -5,7 +5,8 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateCorpus } from '../catalog/generator/corpus.js';
-import { latestPointer, readPointer } from '../catalog/layout.js';
+import { PublicationMirror } from '../catalog/mirror.js';
+import { openStores } from '../storage/stores.js';
 import { publish } from '../catalog/publish/publish.js';
 import type { Config } from '../config.js';
 import type { StateStore } from '../db/state-store.js';
@@ -27,7 +28,9 @@ export function demoStart(now: Date, days = DEMO_CORPUS.days): string {
  * the data folder, then publishes its days in order. Progress goes to stderr.
  */
 export async function ensureDemoCatalog(config: Config, now = new Date()): Promise<void> {
-  if (await readPointer(latestPointer(config.snapshotsDir))) return;
+  const stores = openStores(config);
+  const published = await new PublicationMirror(stores.publications, config.snapshotsDir).latest().finally(() => stores.close());
+  if (published) return;
   const corpus = join(config.dataDir, 'demo-corpus');
   if (!existsSync(join(corpus, 'manifest.json'))) {
     process.stderr.write(`Generating the demo corpus (${DEMO_CORPUS.jobs.toLocaleString('en-US')} jobs over ${DEMO_CORPUS.days} days) in ${corpus} ...\n`);
@@ -36,7 +39,7 @@ export async function ensureDemoCatalog(config: Config, now = new Date()): Promi
   for (let day = 1; day <= DEMO_CORPUS.days; day++) {
     const input = join(corpus, `day-${String(day).padStart(3, '0')}`);
     process.stderr.write(`Publishing demo day ${day} of ${DEMO_CORPUS.days} ...\n`);
-    const summary = await publish({ input, snapshotsDir: config.snapshotsDir, dataDir: config.dataDir, quiet: true });
+    const summary = await publish({ input, snapshotsDir: config.snapshotsDir, dataDir: config.dataDir, objectStore: config.objectStore, quiet: true });
     process.stderr.write(`  ${summary.watermark}: ${summary.counts.jobs.toLocaleString('en-US')} jobs, events ${JSON.stringify(summary.counts.events)}, ${summary.duration_s} s\n`);
   }
 }

@@ -9,7 +9,7 @@ import { StoreBusyError } from '../db/open-state.js';
 import { ApiError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { createMcpServer } from '../mcp/server.js';
-import { McpSession, removeOrphanSessions, sessionsFolder } from '../mcp/session.js';
+import { LocalSession } from '../mcp/local-session.js';
 import { authenticate } from '../metering/keys.js';
 import { UsageError, type Command } from './command.js';
 
@@ -34,8 +34,8 @@ export const mcpCommand: Command = {
       process.stderr.write(`mcp: ${API_KEY_ENV} is not a valid API key: it is malformed, unknown or revoked\n`);
       return 1;
     }
-    await removeOrphanSessions(config.dataDir);
-    const session = new McpSession('stdio', sessionsFolder(config.dataDir, 'stdio'), ctx.clock);
+    // The process is the session: its level and files are its own (over HTTP they are shared by every replica).
+    const session = await LocalSession.open(config.dataDir, ctx.clock);
     const server = createMcpServer({
       ctx,
       session,

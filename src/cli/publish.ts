@@ -13,12 +13,13 @@ export const publishCommand: Command = {
     { name: 'memory-limit', value: 'size', help: 'DuckDB memory before spilling to disk (default 4GB)' },
     JSON_OPTION,
   ],
-  settings: ['snapshotsDir', 'dataDir'],
+  settings: ['snapshotsDir', 'dataDir', 'objectStore'],
   async run({ options, config, json }) {
     const summary = await publish({
       input: options.input as string,
       snapshotsDir: config.snapshotsDir,
       dataDir: config.dataDir,
+      objectStore: config.objectStore,
       ...(typeof options['memory-limit'] === 'string' ? { memoryLimit: options['memory-limit'] } : {}),
     });
     print(json, summary, () => {

@@ -3,11 +3,9 @@
 // is loaded into the server's DuckDB (companies in route order, and the merged-id redirects) and
 // dropped when nobody reads it any more.
 
-import { join } from 'node:path';
 import type { Lease, Publications, RegistryRelease } from '../catalog/publications.js';
 import { Pinned } from '../catalog/publications.js';
-import { exists } from '../catalog/files.js';
-import { releaseDir } from '../catalog/layout.js';
+import type { PublicationMirror } from '../catalog/mirror.js';
 import type { ReleaseOpener } from '../catalog/watcher.js';
 import { namedQueries } from '../db/sql-files.js';
 import { invalidRequest } from '../errors.js';
@@ -60,7 +58,7 @@ export class CompanyReleases {
 
   constructor(
     private readonly publications: Publications,
-    private readonly snapshotsDir: string,
+    private readonly mirror: PublicationMirror,
     private readonly open: ReleaseOpener,
   ) {}
 
@@ -74,9 +72,9 @@ export class CompanyReleases {
     const active = this.active();
     if (active.value.releaseId === releaseId) return active;
     active.release();
-    const dir = releaseDir(this.snapshotsDir, releaseId);
-    // A published release folder holds its manifest (written before the folder is moved into place).
-    if (!(await exists(join(dir, 'manifest.json')))) {
+    // A published release folder holds its manifest (written last): copied to this node if needed.
+    const dir = await this.mirror.fetchRelease(releaseId);
+    if (!dir) {
       this.forget(releaseId);
       throw invalidRequest('cursor was made on a company registry release that is no longer retained; start again without cursor.');
     }

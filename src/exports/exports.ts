@@ -1,10 +1,12 @@
 // Bulk exports (spec 4.8, DESIGN.md 5): created here, written by the runner (src/exports/runner.ts),
-// downloaded file by file. An export reads the catalog snapshot that was latest when it was created;
-// its matching count is reserved from the records allowance at creation and charged once, at completion.
+// downloaded file by file from any server. An export reads the catalog snapshot that was latest when it
+// was created, to its end; its matching count is reserved from the records allowance at creation and
+// charged once, at completion. Its files are objects exports/<export_id>/<file name> of the data store
+// (src/storage/stores.ts): the shared object store, or, on a single node, the data folder itself.
 
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, mkdir } from 'node:fs/promises';
+import { access, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Lease, Publications, CatalogSnapshot } from '../catalog/publications.js';
 import { earlierAnswer, once, type IdempotencyKey } from '../db/idempotency.js';
@@ -16,9 +18,10 @@ import type { JobsSnapshot } from '../jobs/snapshot.js';
 import { monthKey, monthOf } from '../metering/months.js';
 import type { Caller } from '../metering/keys.js';
 import { reserveRecords } from '../metering/meter.js';
+import type { ObjectStore } from '../storage/object-store.js';
 import { normalised, readExportRequest, type ExportRequest } from './request.js';
 
-export const SQL = namedQueries('state/exports.sql', ['insert', 'active', 'get', 'list', 'claim', 'file_done', 'for_update', 'complete', 'fail', 'due_to_expire', 'expire', 'release_leases']);
+export const SQL = namedQueries('state/exports.sql', ['insert', 'active', 'get', 'list', 'claim', 'renew', 'file_done', 'queued', 'for_update', 'complete', 'fail', 'due_to_expire', 'expire', 'release_leases']);
 
 /** Jobs per export file. */
 export const FILE_RECORDS = 10_000;
@@ -82,25 +85,39 @@ export function exportRecord(row: ExportRow): Record<string, unknown> {
 
 export const fileName = (exportId: string, n: number, format: ExportRow['format']) => `jobs-${exportId}-${n}.${format === 'jsonl' ? 'jsonl.gz' : 'parquet'}`;
 
+/** The object of file n of an export. */
+export const fileKey = (exportId: string, n: number, format: ExportRow['format']) => `exports/${exportId}/${fileName(exportId, n, format)}`;
+
 export class Exports {
   /** Exports created by this process and not yet started: their snapshot stays pinned until they run. */
   readonly prepared = new Map<string, Prepared>();
+  /** Where this server writes files before they are stored: beside the objects when the store is a folder, else in its cache. */
+  readonly dir: string;
 
   constructor(
     private readonly store: StateStore,
     private readonly jobs: JobsService,
     private readonly publications: Publications,
-    readonly dir: string,
+    /** Where the files are kept (stores.data). */
+    readonly files: ObjectStore,
+    cacheDir: string,
     private readonly clock: () => Date,
     private readonly onCreated: () => void = () => undefined,
-  ) {}
+  ) {
+    this.dir = join(files.folder ?? cacheDir, 'exports');
+  }
 
-  /** Where an export's files live. */
+  /** This server's working folder of an export. */
   folder(exportId: string): string {
     return join(this.dir, exportId);
   }
 
-  /** POST /v1/jobs/exports: validates, reserves the records, queues the export (202 with its record). */
+  /** Deletes an export's files (failed or expired): the stored objects and what this server has of them. */
+  async remove(exportId: string): Promise<void> {
+    await this.files.delete((await this.files.list(`exports/${exportId}/`)).map((o) => o.key));
+    await rm(this.folder(exportId), { recursive: true, force: true });
+  }
+
   /**
    * Creates an export (queued), its records reserved. Under an Idempotency-Key, once: the same request
    * again within 24 hours gets the first answer (`replayed`) and creates nothing.
@@ -157,7 +174,7 @@ export class Exports {
     return inserted!;
   }
 
-  /** 503 export_unavailable when this server cannot write export files: no export is queued that could not run. */
+  /** 503 export_unavailable when this server cannot write export files (before storing them): no export is queued that could not run. */
   private async writable(): Promise<void> {
     try {
       await mkdir(this.dir, { recursive: true });
@@ -178,7 +195,7 @@ export class Exports {
   }
 
   /** File n of a completed, unexpired export of the account; 404 file_not_found otherwise. */
-  async file(accountId: string, exportId: string, n: number): Promise<{ path: string; name: string; type: string; file: ExportFile }> {
+  async file(accountId: string, exportId: string, n: number): Promise<{ key: string; name: string; type: string; file: ExportFile }> {
     const row = await this.get(accountId, exportId).catch((error: unknown) => {
       throw error instanceof ApiError ? new ApiError('file_not_found') : error;
     });
@@ -186,7 +203,7 @@ export class Exports {
     const expired = row.expires_at !== null && new Date(row.expires_at).getTime() <= this.clock().getTime();
     if (row.status !== 'completed' || expired || !file) throw new ApiError('file_not_found');
     return {
-      path: join(this.folder(exportId), fileName(exportId, n, row.format)),
+      key: fileKey(exportId, n, row.format),
       name: fileName(exportId, n, row.format),
       type: row.format === 'jsonl' ? 'application/gzip' : 'application/vnd.apache.parquet',
       file,

@@ -1,18 +1,21 @@
 // Runs queued exports in the background, one at a time: files of at most 10,000 jobs, each written
-// under a temporary name, synced and renamed into place before the export row lists it, so a crash
-// never leaves a half-written file that could be served. A runner holds an export under a lease it
-// renews with every file; after a crash (or a restart) the export is taken up again where its listed
-// files end, or, when its snapshot is no longer served, failed with its reservation released. Records
-// are charged in the same transaction that marks the export completed: once.
+// to a temporary file of this server, then stored whole in the object store before the export row lists
+// it, so a crash never leaves a half-written file that could be served. A runner holds an export under a
+// lease in the state store that it renews with every file; when its server stops or dies, any server
+// takes the export up after the lease where its listed files end, on the snapshot it was created on
+// (opened through the snapshot library even after newer publications; failed, its reservation released,
+// only when that publication is no longer kept). Records are charged in the same transaction that marks
+// the export completed: once.
 
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Logger } from 'pino';
+import type { SnapshotLibrary } from '../catalog/library.js';
 import type { CatalogSnapshot, Lease, Publications } from '../catalog/publications.js';
 import { namedQueries } from '../db/sql-files.js';
 import type { StateStore } from '../db/state-store.js';
@@ -21,7 +24,7 @@ import type { JobsService } from '../jobs/service.js';
 import type { JobsSnapshot } from '../jobs/snapshot.js';
 import type { AccountRow } from '../metering/accounts.js';
 import type { Meter } from '../metering/meter.js';
-import { EXPIRY_MS, FILE_RECORDS, fileName, selectJobs, SQL, type ExportFile, type ExportRow, type Exports } from './exports.js';
+import { EXPIRY_MS, FILE_RECORDS, fileKey, selectJobs, SQL, type ExportFile, type ExportRow, type Exports } from './exports.js';
 import { fromNormalised, type ExportRequest } from './request.js';
 
 const ACCOUNTS = namedQueries('state/accounts.sql', ['get_account']);
@@ -53,6 +56,7 @@ export class ExportRunner {
     private readonly jobs: JobsService,
     private readonly engine: QueryEngine,
     private readonly publications: Publications,
+    private readonly library: SnapshotLibrary,
     private readonly clock: () => Date,
     private readonly logger: Logger,
     private readonly meter: Meter,
@@ -113,6 +117,7 @@ export class ExportRunner {
 
   private async pass(): Promise<void> {
     await this.expireDue();
+    await this.releaseTakenOver();
     for (;;) {
       if (this.stopped || this.paused) return;
       const now = this.clock();
@@ -126,21 +131,26 @@ export class ExportRunner {
     return new Date(this.clock().getTime() + this.options.leaseMs);
   }
 
+  /** Renews the lease on the export; false when another runner has taken it over (this one then stops writing it). */
+  private async renew(row: ExportRow): Promise<boolean> {
+    return (await this.store.query(SQL.renew, [row.export_id, this.id, this.leaseEnd()])).length > 0;
+  }
+
   private async run(row: ExportRow): Promise<void> {
     const started = performance.now();
     const request = fromNormalised(row.request);
     const pinned = await this.pin(row, request);
     if (!pinned) {
-      await this.fail(row, `The catalog snapshot ${row.snapshot_watermark} this export reads is no longer served (the server restarted after a newer publication); create the export again.`);
+      await this.fail(row, `The catalog snapshot ${row.snapshot_watermark} this export reads is no longer kept; create the export again.`);
       return;
     }
     const { lease, docs } = pinned;
+    const folder = this.exports.folder(row.export_id);
     try {
+      // Opening an older publication may have taken a while.
+      if (!(await this.renew(row))) return;
       const snapshot = lease.value as JobsSnapshot;
-      const folder = this.exports.folder(row.export_id);
       await mkdir(folder, { recursive: true });
-      // Leftovers of an interrupted file: only listed files are complete.
-      for (const name of await readdir(folder)) if (name.startsWith('.tmp-')) await rm(join(folder, name), { force: true });
       const per = this.options.fileRecords ?? FILE_RECORDS;
       const count = Math.ceil(docs.length / per);
       const write = (n: number) => this.writeFile(snapshot, row, request, n, docs.slice((n - 1) * per, n * per));
@@ -154,6 +164,9 @@ export class ExportRunner {
           next?.catch(() => undefined); // awaited in its turn, or below when abandoned
           const file = await current;
           if (this.stopped) return; // left under its lease: the next runner resumes it
+          // Stored only while held: a runner that lost its lease never replaces a file its successor listed.
+          if (!(await this.renew(row))) return;
+          await this.keep(row, n);
           const [held] = await this.store.query(SQL.file_done, [row.export_id, this.id, JSON.stringify([file]), this.leaseEnd()]);
           if (!held) return; // another runner took it over
           this.logger.debug({ export_id: row.export_id, file: n, records: file.records, bytes: file.bytes }, 'export file written');
@@ -171,18 +184,23 @@ export class ExportRunner {
       await this.fail(row, 'The export could not be written; create it again (quote the export_id to support if it fails again).');
     } finally {
       lease.release();
+      await tidy(folder);
     }
   }
 
-  /** The snapshot the export reads and its jobs: handed over by creation, or the latest if it is still that one. */
+  /**
+   * The snapshot the export reads and its jobs: handed over by creation on this server, or the
+   * export's own publication (the served one or an older one) with its jobs selected again; null when
+   * that publication is no longer kept.
+   */
   private async pin(row: ExportRow, request: ExportRequest): Promise<{ lease: Lease<CatalogSnapshot>; docs: number[] } | null> {
     const prepared = this.exports.prepared.get(row.export_id);
     if (prepared) {
       this.exports.prepared.delete(row.export_id);
       return prepared;
     }
-    if (this.publications.catalog?.watermark !== row.snapshot_watermark) return null;
-    const lease = this.publications.leaseCatalog();
+    const lease = await this.library.lease(row.snapshot_watermark);
+    if (!lease) return null;
     try {
       return { lease, docs: await selectJobs(this.jobs, lease.value as JobsSnapshot, request) };
     } catch (error) {
@@ -191,10 +209,9 @@ export class ExportRunner {
     }
   }
 
-  /** Writes file n under a temporary name, syncs it and renames it into place. */
+  /** Writes file n to this server's temporary file of it (stored by keep()). */
   private async writeFile(s: JobsSnapshot, row: ExportRow, request: ExportRequest, n: number, docs: number[]): Promise<ExportFile> {
-    const folder = this.exports.folder(row.export_id);
-    const tmp = join(folder, `.tmp-${n}`);
+    const tmp = temporary(this.exports.folder(row.export_id), n);
     const hash = createHash('sha256');
     if (request.format === 'jsonl') {
       const jobs = this.jobs;
@@ -216,11 +233,14 @@ export class ExportRunner {
       await this.writeParquet(s, request, docs, tmp);
       for await (const chunk of createReadStream(tmp) as AsyncIterable<Buffer>) hash.update(chunk);
     }
-    const handle = await open(tmp, 'r+');
-    await handle.sync();
-    await handle.close();
-    await rename(tmp, join(folder, fileName(row.export_id, n, row.format)));
-    return { n, records: docs.length, bytes: (await stat(join(folder, fileName(row.export_id, n, row.format)))).size, sha256: hash.digest('hex') };
+    return { n, records: docs.length, bytes: (await stat(tmp)).size, sha256: hash.digest('hex') };
+  }
+
+  /** Stores the written file n whole as its object (the store syncs it), then removes the temporary file. */
+  private async keep(row: ExportRow, n: number): Promise<void> {
+    const tmp = temporary(this.exports.folder(row.export_id), n);
+    await this.exports.files.putFile(fileKey(row.export_id, n, row.format), tmp);
+    await rm(tmp, { force: true });
   }
 
   /** A Parquet file of the jobs in order, with the columns of the projection (DuckDB writes it). */
@@ -261,14 +281,37 @@ export class ExportRunner {
       await this.meter.settleDeferred(tx, current, account!, { status: 202, records: 0, release: Number(current.reserved_records), void: true });
       await tx.query(SQL.fail, [row.export_id, message, this.clock()]);
     });
-    await rm(this.exports.folder(row.export_id), { recursive: true, force: true });
+    await this.exports.remove(row.export_id);
   }
 
   /** Completed exports past their expiry: files deleted, status expired. */
   private async expireDue(): Promise<void> {
     for (const { export_id: id } of await this.store.query<{ export_id: string }>(SQL.due_to_expire, [this.clock()])) {
-      await rm(this.exports.folder(id), { recursive: true, force: true });
+      await this.exports.remove(id);
       await this.store.query(SQL.expire, [id]);
     }
   }
+
+  /** Releases the snapshots pinned for exports created here that another server's runner has taken. */
+  private async releaseTakenOver(): Promise<void> {
+    const ids = [...this.exports.prepared.keys()];
+    if (ids.length === 0) return;
+    const queued = new Set((await this.store.query<{ export_id: string }>(SQL.queued, [ids])).map((r) => r.export_id));
+    for (const id of ids.filter((i) => !queued.has(i))) {
+      this.exports.prepared.get(id)?.lease.release();
+      this.exports.prepared.delete(id);
+    }
+  }
+}
+
+const temporary = (folder: string, n: number) => join(folder, `.tmp-${n}`);
+
+/**
+ * Removes what interrupted writes left in an export's working folder (this runner's temporary files and
+ * the folder store's), then the folder itself when nothing else is in it (when the objects live elsewhere).
+ */
+async function tidy(folder: string): Promise<void> {
+  const names = await readdir(folder).catch(() => []);
+  for (const name of names) if (name.includes('.tmp-')) await rm(join(folder, name), { force: true });
+  await rmdir(folder).catch(() => undefined);
 }

@@ -7,7 +7,7 @@
 
 import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
-import { readCatalogManifest, type CatalogManifest } from '../catalog/layout.js';
+import { feedFolder, readCatalogManifest, type CatalogManifest } from '../catalog/layout.js';
 import type { CatalogSnapshot } from '../catalog/publications.js';
 import type { SnapshotOpener } from '../catalog/watcher.js';
 import { ApiError, invalidRequest } from '../errors.js';
@@ -107,7 +107,7 @@ export class ChangeFeed {
       let segment = this.segments.get(manifest.watermark);
       if (!segment) {
         built++;
-        segment = openSegment(this.engine, dir, manifest, this.cacheDir, (id) => this.companyCode(id));
+        segment = openSegment(this.engine, dir, manifest, manifest.serving_files ? feedFolder(dir) : join(this.cacheDir, manifest.watermark), (id) => this.companyCode(id));
         this.segments.set(manifest.watermark, segment);
         segment.catch(() => this.segments.delete(manifest.watermark));
       }

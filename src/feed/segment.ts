@@ -1,7 +1,8 @@
 // One publication's change events, as the feed serves them: the events as JSON Lines (each with its
 // job), the postings' source_data apart, and per event its type and company for filtering. Derived
-// from the publication's snapshot once, kept under data/feed/<watermark>/ (a cache: removing it only
-// costs a rebuild), and kept open for the life of the process: a publication never changes.
+// from the publication's snapshot once, by the publisher (the publication's feed/ folder), or for a
+// publication made before that, by each server under data/feed/<watermark>/ (a cache: removing it only
+// costs a rebuild); kept open for the life of the process: a publication never changes.
 
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -42,15 +43,14 @@ export interface FeedSegment {
 const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /**
- * The segment of the publication in `dir`, built into `cacheDir/<watermark>/` unless it is there.
+ * The segment of the publication in `dir`, its files in `folder` (built there unless they are).
  * `companyCode` gives each company id its code (the same for all segments).
  */
-export async function openSegment(engine: QueryEngine, dir: string, manifest: CatalogManifest, cacheDir: string, companyCode: (id: string) => number): Promise<FeedSegment> {
+export async function openSegment(engine: QueryEngine, dir: string, manifest: CatalogManifest, folder: string, companyCode: (id: string) => number): Promise<FeedSegment> {
   const { watermark } = manifest;
   const count = manifest.events.last_seq - manifest.events.first_seq;
   const files = (await readdir(dir)).filter((f) => /^jobs(-\d+-of-\d+)?\.parquet$/.test(f)).map((f) => quote(join(dir, f)));
   const fill = (sql: string) => sql.replace('{dir}', quote(dir)).replace('{files}', `[${files.join(', ')}]`);
-  const folder = join(cacheDir, watermark);
   await engine.withConnection(async (c) => {
     for (const statement of MACROS) await c.run(statement);
   });

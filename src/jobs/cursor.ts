@@ -4,8 +4,8 @@
 // (sort=updated), or how many ranked jobs were already returned (sort=relevance).
 
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import type { Queryable } from '../db/state-store.js';
 import { invalidRequest } from '../errors.js';
 
 export interface CursorScope {
@@ -26,21 +26,16 @@ interface Payload {
 export class CursorSigner {
   private constructor(private readonly key: Buffer) {}
 
-  /** The secret lives in the data folder (created once, readable by the owner only). */
-  static async open(dataDir: string): Promise<CursorSigner> {
-    const path = join(dataDir, 'cursor-secret');
-    try {
-      return new CursorSigner(Buffer.from((await readFile(path, 'utf8')).trim(), 'base64url'));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      await mkdir(dataDir, { recursive: true });
-      const key = randomBytes(32);
-      await writeFile(path, `${key.toString('base64url')}\n`, { mode: 0o600, flag: 'wx' }).catch((e: NodeJS.ErrnoException) => {
-        // Another process created it first: read theirs.
-        if (e.code !== 'EEXIST') throw e;
-      });
-      return new CursorSigner(Buffer.from((await readFile(path, 'utf8')).trim(), 'base64url'));
-    }
+  /**
+   * The secret all servers of the service share: kept in the state store, made once by the first server
+   * that needs it. A secret a server kept in `legacyFile` before (data/cursor-secret) is offered first,
+   * so the cursors it signed stay good.
+   */
+  static async open(store: Queryable, legacyFile?: string): Promise<CursorSigner> {
+    const offered = (legacyFile ? await readFile(legacyFile, 'utf8').catch(() => '') : '').trim() || randomBytes(32).toString('base64url');
+    await store.query(`INSERT INTO service_secrets (name, value) VALUES ('cursor', $1) ON CONFLICT (name) DO NOTHING`, [offered]);
+    const [row] = await store.query<{ value: string }>(`SELECT value FROM service_secrets WHERE name = 'cursor'`);
+    return new CursorSigner(Buffer.from(row!.value, 'base64url'));
   }
 
   private mac(body: string): Buffer {

@@ -5,10 +5,10 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeDeadTemporaries } from '../catalog/files.js';
-import { lineFile, readLines } from './line-file.js';
+import { lineFile, readLines, writeOnce } from './line-file.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
-import { readCatalogManifest, type CatalogManifest } from '../catalog/layout.js';
+import { readCatalogManifest, servingFolder, type CatalogManifest } from '../catalog/layout.js';
 import type { CatalogSnapshot } from '../catalog/publications.js';
 import type { SnapshotOpener } from '../catalog/watcher.js';
 import { namedQueries, namedScripts } from '../db/sql-files.js';
@@ -72,8 +72,10 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
     const files = (await readdir(dir)).filter((f) => /^jobs(-\d+-of-\d+)?\.parquet$/.test(f)).map((f) => join(dir, f));
     if (files.length === 0) throw new Error(`snapshot ${watermark} has no jobs files`);
     const holes = { p: prefix, files: `[${files.map(quote).join(', ')}]`, dir: quote(dir) };
-    const folder = join(cacheDir, watermark);
-    live.add(watermark);
+    // Built once at publish (the publication's serving/), or, for an older publication, by this server into its cache.
+    const folder = manifest.serving_files ? servingFolder(dir) : join(cacheDir, watermark);
+    // The cache keeps only what open snapshots without serving files read.
+    if (!manifest.serving_files) live.add(watermark);
     await removeStaleCaches(cacheDir, live);
     await mkdir(folder, { recursive: true });
     // What a server killed while writing this cache left.
@@ -150,6 +152,37 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
     return snapshot;
   };
   return (dir, watermark) => withProgress(`opening catalog snapshot ${watermark}`, logger, progressOptions, (progress) => open(dir, watermark, progress));
+}
+
+/**
+ * The publisher's half of an open: writes into `folder` what serving reads of the snapshot in `dir`
+ * (the job documents, the source data, the text indexes), without the serving tables. `meanwhile`
+ * runs while the text indexes build in their worker thread (the publisher writes the feed then).
+ */
+export async function writeServingFiles(engine: QueryEngine, dir: string, folder: string, documents: number, meanwhile: () => Promise<void>): Promise<void> {
+  const prefix = `w${++opened}_`;
+  const files = (await readdir(dir)).filter((f) => /^jobs(-\d+-of-\d+)?\.parquet$/.test(f)).map((f) => join(dir, f));
+  const holes = { p: prefix, files: `[${files.map(quote).join(', ')}]`, dir: quote(dir) };
+  await mkdir(folder, { recursive: true });
+  const indexes = buildIndexes(fill(SQL.texts, holes), folder, documents, () => undefined);
+  indexes.catch(() => undefined); // awaited below
+  await engine.withConnection(async (c) => {
+    for (const statement of MACROS) await c.run(statement);
+    await c.run(fill(SQL.files, holes));
+    await c.run(fill(SQL.numbered, holes));
+  });
+  try {
+    await writeOnce(engine, join(folder, 'documents.jsonl'), fill(SQL.documents, { ...holes, out: '{out}' }));
+    await writeOnce(engine, join(folder, 'source-data.jsonl'), fill(SQL.source_data, { ...holes, out: '{out}' }));
+  } finally {
+    await engine.withConnection(async (c) => {
+      await c.run(`DROP VIEW IF EXISTS ${prefix}numbered`);
+      await c.run(`DROP TABLE IF EXISTS ${prefix}files`);
+    });
+  }
+  await meanwhile();
+  const { writeError } = await indexes;
+  if (writeError) throw new Error(`the text indexes could not be written: ${writeError}`);
 }
 
 export type Codes = Map<string, Map<string, number>>;

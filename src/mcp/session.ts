@@ -1,8 +1,10 @@
-// An MCP session: its confirmation level and the job files it saved (save_to_file), read back by read_file.
+// What an MCP session is to the tools: its confirmation level and the job files it saved (save_to_file),
+// read back by read_file. Over HTTP it lives in the state store and the object store (stored-session.ts),
+// so any replica continues it; over stdio, in the memory of the process (local-session.ts).
 
 import { randomUUID } from 'node:crypto';
-import { open, mkdir, readdir, rm, rename, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, open, readdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { isAlive } from '../db/store-lock.js';
 import { ApiError } from '../errors.js';
 
@@ -19,12 +21,6 @@ export interface SavedFile {
   created_at: string;
 }
 
-interface FileEntry extends SavedFile {
-  path: string;
-  /** Byte offset of each job's line, and the end of the file. */
-  offsets: number[];
-}
-
 /** A file being written: lines appended, then kept (published to the session) or dropped. */
 export interface FileWriter {
   append(lines: string[]): Promise<void>;
@@ -32,90 +28,67 @@ export interface FileWriter {
   drop(): Promise<void>;
 }
 
-export class McpSession {
-  /** Spending tools answer with their cost first when the level asks for it (set_confirmation_level). */
-  level: ConfirmationLevel = 'paid_only';
-  private readonly files = new Map<string, FileEntry>();
-  lastUsed = Date.now();
-
-  constructor(
-    readonly id: string,
-    private readonly dir: string,
-    private readonly clock: () => Date,
-  ) {}
-
+export interface McpSession {
+  /** Spending tools answer with their cost first when the level asks for it. */
+  readonly level: ConfirmationLevel;
+  setLevel(level: ConfirmationLevel): Promise<void>;
   /** Starts a file of jobs, written as JSON Lines; it is listed only once kept. */
-  async createFile(watermark: string): Promise<FileWriter> {
-    await mkdir(this.dir, { recursive: true });
-    const fileId = `file_${randomUUID()}`;
-    const path = join(this.dir, `${fileId}.jsonl`);
-    const partial = `${path}.partial`;
-    const handle = await open(partial, 'w');
-    const offsets = [0];
-    return {
-      append: async (lines) => {
-        if (lines.length === 0) return;
-        for (const line of lines) offsets.push(offsets[offsets.length - 1]! + Buffer.byteLength(line) + 1);
-        await handle.write(`${lines.join('\n')}\n`);
-      },
-      keep: async () => {
-        await handle.close();
-        await rename(partial, path);
-        const entry: FileEntry = { file_id: fileId, jobs: offsets.length - 1, snapshot_watermark: watermark, created_at: this.clock().toISOString(), path, offsets };
-        this.files.set(fileId, entry);
-        await this.evict();
-        return publicPart(entry);
-      },
-      drop: async () => {
-        await handle.close();
-        await rm(partial, { force: true });
-      },
-    };
-  }
-
+  createFile(watermark: string): Promise<FileWriter>;
   /** Jobs `offset` to `offset + limit` of a file, as their JSON lines. */
-  async read(fileId: string, offset: number, limit: number): Promise<{ file: SavedFile; lines: string[] }> {
-    const entry = this.files.get(fileId);
-    if (!entry) throw new ApiError('file_not_found', `No file ${fileId} in this session: files belong to the session that saved them, which keeps its ${FILES_PER_SESSION} newest.`);
-    const last = Math.min(entry.jobs, offset + limit);
-    if (offset >= last) return { file: publicPart(entry), lines: [] };
-    const start = entry.offsets[offset]!;
-    const bytes = Buffer.alloc(entry.offsets[last]! - start);
-    let handle: FileHandle | undefined;
-    try {
-      handle = await open(entry.path, 'r');
-      await handle.read(bytes, 0, bytes.length, start);
-    } finally {
-      await handle?.close();
-    }
-    return { file: publicPart(entry), lines: bytes.toString('utf8').split('\n').slice(0, last - offset) };
-  }
-
-  /** Deletes the session's files. */
-  async close(): Promise<void> {
-    this.files.clear();
-    await rm(this.dir, { recursive: true, force: true });
-  }
-
-  private async evict(): Promise<void> {
-    while (this.files.size > FILES_PER_SESSION) {
-      const [oldest] = this.files.values();
-      this.files.delete(oldest!.file_id);
-      await rm(oldest!.path, { force: true });
-    }
-  }
+  read(fileId: string, offset: number, limit: number): Promise<{ file: SavedFile; lines: string[] }>;
 }
 
-const publicPart = ({ file_id, jobs, snapshot_watermark, created_at }: FileEntry): SavedFile => ({ file_id, jobs, snapshot_watermark, created_at });
+export const newFileId = (): string => `file_${randomUUID()}`;
 
-/** Sessions live in this process's memory: their files go in a folder of this process, under the data folder. */
-export function sessionsFolder(dataDir: string, transport: 'http' | 'stdio'): string {
-  return join(dataDir, 'mcp-sessions', `${process.pid}-${transport}-${randomUUID().slice(0, 8)}`);
+export function fileNotFound(fileId: string): ApiError {
+  return new ApiError('file_not_found', `No file ${fileId} in this session: files belong to the session that saved them, which keeps its ${FILES_PER_SESSION} newest.`);
 }
 
-/** Deletes the session folders of processes no longer running (a crash leaves them behind). */
-export async function removeOrphanSessions(dataDir: string): Promise<void> {
-  const root = join(dataDir, 'mcp-sessions');
+/** A JSON Lines file being written on local disk, with the byte offset of each line. */
+export interface JsonLinesFile {
+  readonly path: string;
+  append(lines: string[]): Promise<void>;
+  /** Closes the file: the offset of each line, then the file's size. */
+  finish(): Promise<number[]>;
+  /** Closes and deletes it. */
+  drop(): Promise<void>;
+}
+
+export async function writeJsonLines(path: string): Promise<JsonLinesFile> {
+  await mkdir(dirname(path), { recursive: true });
+  const handle = await open(path, 'w');
+  const offsets = [0];
+  let closed = false;
+  // A kept file that failed to publish is then dropped: the handle closes once.
+  const close = async () => {
+    if (!closed) await handle.close();
+    closed = true;
+  };
+  return {
+    path,
+    append: async (lines) => {
+      if (lines.length === 0) return;
+      for (const line of lines) offsets.push(offsets[offsets.length - 1]! + Buffer.byteLength(line) + 1);
+      await handle.write(`${lines.join('\n')}\n`);
+    },
+    finish: async () => {
+      await close();
+      return offsets;
+    },
+    drop: async () => {
+      await close();
+      await rm(path, { force: true });
+    },
+  };
+}
+
+/** A folder of this process under `root`, for the files it writes; one a dead process left is removed by the next. */
+export function processFolder(root: string): string {
+  return join(root, `${process.pid}-${randomUUID().slice(0, 8)}`);
+}
+
+/** Deletes the folders under `root` of processes no longer running (a crash leaves them behind). */
+export async function removeDeadProcessFolders(root: string): Promise<void> {
   const names = await readdir(root).catch(() => [] as string[]);
   for (const name of names) {
     const pid = Number(name.split('-')[0]);

@@ -2,8 +2,9 @@
 // a segment), merging (many segments into one) and deleting the files merges replaced.
 //
 // Compaction never loses or doubles a row, wherever it is stopped: (1) one transaction claims settled
-// rows for a new segment ('writing'); (2) the segment's file is written under a temporary name, synced
-// and renamed into place; (3) one transaction deletes the claimed rows and marks the segment 'durable'.
+// rows for a new segment ('writing'); (2) the segment's file is written whole, in the data store
+// (ledger-files.ts: a local file renamed into place, or an object uploaded); (3) one transaction deletes
+// the claimed rows and marks the segment 'durable'.
 // A segment left 'writing' is written again from its rows, which are still in the store.
 //
 // Merging follows the same pattern: (1) one transaction creates a 'merging' segment and claims durable
@@ -24,7 +25,7 @@ import type { Logger } from 'pino';
 import { namedQueries } from '../db/sql-files.js';
 import type { StateStore } from '../db/state-store.js';
 import type { QueryEngine } from '../jobs/engine.js';
-import { deleteSegmentFile, LEVEL, removeDeadTemporaries, segmentFile, writeSegmentFile, type SegmentRef } from './ledger-files.js';
+import { LEVEL, type SegmentFiles, type SegmentRef } from './ledger-files.js';
 import { COUNTED, readSegments } from './ledger-read.js';
 
 const SQL = namedQueries('state/ledger.sql', [
@@ -109,7 +110,7 @@ export class LedgerSegments {
   constructor(
     private readonly store: StateStore,
     private readonly engine: QueryEngine,
-    private readonly dir: string,
+    private readonly files: SegmentFiles,
     private readonly logger: Logger,
     private readonly options: SegmentOptions,
   ) {}
@@ -153,7 +154,7 @@ export class LedgerSegments {
     // A claim never takes no rows: none means the segment was finished since it was listed (by a server
     // whose lease this one took over), and an empty file must not replace its file.
     if (rows.length === 0) return 0;
-    await writeSegmentFile(segmentFile(this.dir, segment), (temporary) => copyRows(this.engine, rows, temporary), () => crash?.('partial'));
+    await this.files.write(segment, (temporary) => copyRows(this.engine, rows, temporary), () => crash?.('partial'));
     crash?.('written');
     const [done] = await this.store.query<{ rows: string }>(SQL.finish_segment, [segment.segment_id]);
     if (!done) return 0;
@@ -189,17 +190,16 @@ export class LedgerSegments {
 
   private async writeMerged(segment: SegmentRef, rows: number, crash?: Crash): Promise<number> {
     const inputs = await this.store.query<SegmentRef>(SQL.merge_inputs, [segment.segment_id]);
-    const files = inputs.map((s) => segmentFile(this.dir, s));
     let range = { min: 0, max: 0 };
     const write = async (temporary: string) => {
       // A day's rows are sorted by account and seq, as compaction writes them; a month's days follow one
       // another, each sorted, rather than sorting a month of every account's rows in memory.
-      const written = await copyFiles(this.engine, files, temporary, Number(segment.level) !== LEVEL.month);
+      const written = await this.files.read(inputs, (files) => copyFiles(this.engine, files, temporary, Number(segment.level) !== LEVEL.month));
       // The inputs' row counts were summed at the claim: a file that does not hold them all is not used.
-      if (written.rows !== rows) throw new Error(`ledger merge ${segment.segment_id} of ${segment.day} wrote ${written.rows} rows where its ${files.length} segments hold ${rows}`);
+      if (written.rows !== rows) throw new Error(`ledger merge ${segment.segment_id} of ${segment.day} wrote ${written.rows} rows where its ${inputs.length} segments hold ${rows}`);
       range = written;
     };
-    await writeSegmentFile(segmentFile(this.dir, segment), write, () => crash?.('merge-partial'));
+    await this.files.write(segment, write, () => crash?.('merge-partial'));
     crash?.('merge-written');
     const retired = await this.store.query(SQL.finish_merge, [segment.segment_id, range.min, range.max]);
     if (retired.length === 0) return 0;
@@ -207,13 +207,13 @@ export class LedgerSegments {
     return 1;
   }
 
-  /** Deletes the files of segments retired more than the grace period ago, and dead runs' temporaries. */
+  /** Deletes the segments retired more than the grace period ago, and dead runs' temporaries. */
   async sweep(crash?: Crash): Promise<number> {
     let deleted = 0;
     while (await this.hold()) {
       const due = await this.store.query<SegmentRef>(SQL.retired_due, [this.options.retireGraceMs, SWEEP_BATCH]);
       for (const s of due) {
-        await deleteSegmentFile(segmentFile(this.dir, s));
+        await this.files.delete(s);
         crash?.('deleted');
         await this.store.query(SQL.forget_segment, [s.segment_id]);
       }
@@ -222,7 +222,7 @@ export class LedgerSegments {
     }
     if (this.held && Date.now() - this.scannedAt >= TEMPORARIES_SCAN_MS) {
       this.scannedAt = Date.now();
-      const removed = await removeDeadTemporaries(this.dir, this.options.retireGraceMs);
+      const removed = await this.files.removeDeadTemporaries(this.options.retireGraceMs);
       if (removed.length > 0) this.logger.info({ files: removed }, 'removed the temporaries of stopped ledger runs');
     }
     return deleted;

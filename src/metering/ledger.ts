@@ -1,19 +1,20 @@
 // The request ledger (DESIGN.md 5 and 6): every admitted request is a row of the state store, written at
-// admission and settled when it is answered. Settled rows move into day-partitioned Parquet segments
-// under data/ledger/, merged into one per closed UTC day and month (ledger-segments.ts). The usage routes
-// read the segments through DuckDB together with the rows still in the store, listing both in one
-// snapshot of the store: a row is in exactly one place for them.
+// admission and settled when it is answered. Settled rows move into day-partitioned Parquet segments in
+// the data store (ledger/ in the object store, or data/ledger/ on one node: ledger-files.ts), merged into
+// one per closed UTC day and month (ledger-segments.ts). The usage routes of any node read the segments
+// through DuckDB together with the rows still in the store, listing both in one snapshot of the store: a
+// row is in exactly one place for them.
 
 import type { Logger } from 'pino';
 import { namedQueries } from '../db/sql-files.js';
 import type { Queryable, StateStore } from '../db/state-store.js';
 import { ApiError } from '../errors.js';
 import type { QueryEngine } from '../jobs/engine.js';
-import { segmentFile, type SegmentRef } from './ledger-files.js';
+import { SegmentFiles, type LedgerPlace, type SegmentRef } from './ledger-files.js';
 import { readDaily, readEvents, type SegmentDay } from './ledger-read.js';
 import { LedgerSegments, type Crash } from './ledger-segments.js';
 
-const SQL = namedQueries('state/ledger.sql', ['high_water', 'page', 'event_segments', 'durable_segments', 'daily']);
+const SQL = namedQueries('state/ledger.sql', ['high_water', 'page', 'event_segments', 'durable_segments', 'daily', 'known_segments']);
 
 /** A usage request event (DESIGN.md 5), with its seq for paging. */
 export interface LedgerEvent {
@@ -75,6 +76,8 @@ export const COMPACT_GRACE_MS = 10 * 60_000;
 export const RETIRE_GRACE_MS = 10 * 60_000;
 /** A listing reads at most this many segment files in one query. */
 const MAX_BATCH = 64;
+/** A node whose reads copy segments into its cache prunes it at most this often (its ledger runs do too). */
+const CACHE_PRUNE_MS = 10 * 60_000;
 const FIRST_DAY = '2000-01-01';
 
 const toDay = (d: Date) => d.toISOString().slice(0, 10);
@@ -83,17 +86,20 @@ export class Ledger {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> = Promise.resolve();
   private readonly segments: LedgerSegments;
-  private files = 0;
+  private readonly files: SegmentFiles;
+  private opened = 0;
+  private prunedAt = Date.now();
 
   constructor(
     private readonly store: StateStore,
     private readonly engine: QueryEngine,
-    /** data/ledger */
-    readonly dir: string,
+    /** ctx.stores (ledger/ in stores.data), or a ledger folder. */
+    place: LedgerPlace,
     private readonly logger: Logger,
     options: LedgerOptions = {},
   ) {
-    this.segments = new LedgerSegments(store, engine, dir, logger, {
+    this.files = SegmentFiles.at(place);
+    this.segments = new LedgerSegments(store, engine, this.files, logger, {
       clock: options.clock ?? (() => new Date()),
       compactGraceMs: options.compactGraceMs ?? COMPACT_GRACE_MS,
       retireGraceMs: options.retireGraceMs ?? RETIRE_GRACE_MS,
@@ -104,7 +110,7 @@ export class Ledger {
 
   /** How many segment files the usage reads have opened so far (what a read costs, for tests and the bench). */
   get filesRead(): number {
-    return this.files;
+    return this.opened;
   }
 
   async highWater(): Promise<number> {
@@ -131,9 +137,9 @@ export class Ledger {
     for (let batch = 1; next < segments.length; batch = Math.min(batch * 2, MAX_BATCH)) {
       const newest = segments[next]!.max_seq;
       if (events.length >= limit && newest !== null && events[limit - 1]!.seq > Number(newest)) break;
-      const files = segments.slice(next, next + batch).map((s) => segmentFile(this.dir, s));
-      next += files.length;
-      const read = await this.readSegments(files, () => readEvents(this.engine, files, { ...f, before }, limit));
+      const some = segments.slice(next, next + batch);
+      next += some.length;
+      const read = await this.readSegments(some, (files) => readEvents(this.engine, files, { ...f, before }, limit));
       events = [...events, ...read.map(toEvent)].sort((a, b) => b.seq - a.seq).slice(0, limit);
     }
     return events;
@@ -155,23 +161,33 @@ export class Ledger {
       errors: Number(r.errors),
       micros: Number(r.overage_micros),
     }));
-    if (segments.length > 0) {
-      const files = segments.map((s) => segmentFile(this.dir, s));
-      days.push(...(await this.readSegments(files, () => readDaily(this.engine, files, accountId, from, to, groupBy))));
-    }
+    if (segments.length > 0) days.push(...(await this.readSegments(segments, (files) => readDaily(this.engine, files, accountId, from, to, groupBy))));
     return sumDays(days, groupBy !== null);
   }
 
-  /** Reads segment files; one that cannot be read makes the usage routes 503 service_unavailable. */
-  private async readSegments<T>(files: string[], read: () => Promise<T>): Promise<T> {
-    this.files += files.length;
+  /** Reads segments' files; one that cannot be read makes the usage routes 503 service_unavailable. */
+  private async readSegments<T>(segments: SegmentRef[], read: (files: string[]) => Promise<T>): Promise<T> {
+    this.opened += segments.length;
+    let result: T;
     try {
-      return await read();
+      result = await this.files.read(segments, read);
     } catch (error) {
       if (error instanceof ApiError) throw error; // query_timeout
-      this.logger.error({ err: error, dir: this.dir }, 'a ledger segment could not be read');
+      this.logger.error({ err: error, segments: this.files.location }, 'a ledger segment could not be read');
       throw new ApiError('service_unavailable', 'The usage ledger cannot be read right now; retry shortly.');
     }
+    // A node that does not run the ledger's work (--ledger-compact-ms 0) prunes its cache here.
+    if (Date.now() - this.prunedAt >= CACHE_PRUNE_MS) await this.pruneCache().catch((error: unknown) => this.logger.warn({ err: error }, 'the ledger cache could not be pruned'));
+    return result;
+  }
+
+  /** Removes this node's cached copies of segments the store no longer holds (ledger-files.ts). */
+  private async pruneCache(): Promise<void> {
+    this.prunedAt = Date.now();
+    if (!this.files.cached) return;
+    const known = await this.store.query<{ segment_id: string | number }>(SQL.known_segments);
+    const removed = await this.files.prune(new Set(known.map((s) => String(s.segment_id))));
+    if (removed.length > 0) this.logger.debug({ files: removed.length }, 'ledger cache pruned');
   }
 
   /** Reads `work` from one snapshot of the store: rows leave it in the transaction that makes their segment durable. */
@@ -195,9 +211,14 @@ export class Ledger {
     return this.segments.merge(options.crash);
   }
 
-  /** Deletes the files merges replaced once the grace period is over, and dead runs' temporaries. */
-  sweep(options: { crash?: Crash } = {}): Promise<number> {
-    return this.segments.sweep(options.crash);
+  /**
+   * Deletes the segments merges replaced once the grace period is over, and dead runs' temporaries (on
+   * the lease); then, on every node, the cached copies of the segments no longer in the store.
+   */
+  async sweep(options: { crash?: Crash } = {}): Promise<number> {
+    const deleted = await this.segments.sweep(options.crash);
+    await this.pruneCache();
+    return deleted;
   }
 
   /** One run of the background work: compaction, merging, deletion; each is retried on the next run if it fails. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { cp, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { publish } from '../../src/catalog/publish/publish.js';
 import { Publications, type CatalogSnapshot } from '../../src/catalog/publications.js';
@@ -68,7 +68,7 @@ describe('serving publications', function () {
     expect((await app.api.get<Health>('/healthz')).body).to.deep.include({ catalog: { watermark: cutoffOf(3) }, registry: { release_id: 'r-3' } });
   });
 
-  it('removes what a server killed while writing its serving cache left, and keeps what a live one writes', async () => {
+  it('serves a publication made before serving files were built at publish, building them into its cache, and removes what a killed server left there', async () => {
     const folder = join(app.config.dataDir, 'serving', cutoffOf(4));
     await mkdir(folder, { recursive: true });
     const dead = 2 ** 22 + 12345; // above Linux's default pid_max: no process has it
@@ -76,11 +76,25 @@ describe('serving publications', function () {
     // A live process (this test's parent) writing there: left alone.
     await writeFile(join(folder, `title.index.tmp-${process.ppid}`), 'being written');
     await publishDay(4);
+    // As an earlier version published it: no serving files, nothing in the manifest about them.
+    const dir = join(app.config.snapshotsDir, 'catalog', cutoffOf(4));
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    delete manifest.serving_files;
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+    await rm(join(dir, 'serving'), { recursive: true });
+    await rm(join(dir, 'feed'), { recursive: true });
     await app.service.watcher.check();
     expect((await app.api.get<Health>('/healthz')).body.catalog.watermark).to.equal(cutoffOf(4));
     const names = await readdir(folder);
-    expect(names).to.include(`title.index.tmp-${process.ppid}`);
+    expect(names).to.include.members(['documents.jsonl', 'title.index', `title.index.tmp-${process.ppid}`]);
     expect(names.filter((n) => n.includes(`.tmp-${dead}`))).to.deep.equal([]);
+    expect(await readdir(join(app.config.dataDir, 'feed', cutoffOf(4)))).to.include('events.jsonl');
+    // The next publication carries its own: nothing of it goes into the cache.
+    await publishDay(5);
+    await app.service.watcher.check();
+    expect((await app.api.get<Health>('/healthz')).body.catalog.watermark).to.equal(cutoffOf(5));
+    expect(await readdir(join(app.config.dataDir, 'serving'))).to.not.include(cutoffOf(5));
+    expect(await readdir(join(app.config.snapshotsDir, 'catalog', cutoffOf(5), 'serving'))).to.include.members(['documents.jsonl', 'source-data.jsonl', 'title.index', 'description.index']);
   });
 });
 

@@ -95,18 +95,19 @@ describe('MCP metering, confirmation and sessions', function () {
     });
 
     it('refuses a page the month cannot take with data_limit_exceeded, charging nothing and giving the request back', async () => {
-      const { accountId, call } = await agent({ plan: 'free' });
+      const { accountId, call, client } = await agent({ plan: 'free' });
       output(await call('count_jobs', {}));
       await app.store.query('UPDATE usage_months SET records_used = 995 WHERE account_id = $1', [accountId]);
       const refused = toolError(await call('search_jobs', { limit: 10 }));
       expect(refused).to.include({ code: 'data_limit_exceeded', http_status: 429 });
       expect(await month(accountId)).to.include({ records: 995, requests: 1 });
       expect((await ledger(accountId)).at(-1)).to.include({ status: 429, settlement_status: 'not_charged', records_charged: 0 });
-      // A save the month cannot take leaves no file behind.
-      const sessions = join(app.config.dataDir, 'mcp-sessions');
+      // A save the month cannot take leaves no file behind: no object of the session, nothing being written.
       expect(toolError(await call('search_jobs', { save_to_file: true })).code).to.equal('data_limit_exceeded');
-      const files = (await readdir(sessions, { recursive: true })).filter((f) => String(f).endsWith('.jsonl') || String(f).endsWith('.partial'));
-      expect(files.filter((f) => String(f).includes('.partial'))).to.deep.equal([]);
+      const { stores } = app.service.ctx;
+      expect(await stores.data.list(`mcp/${client.transport!.sessionId}/`)).to.deep.equal([]);
+      const writing = await readdir(join(stores.cacheDir, 'mcp'), { recursive: true }).catch(() => [] as string[]);
+      expect(writing.filter((f) => String(f).endsWith('.jsonl'))).to.deep.equal([]);
     });
   });
 

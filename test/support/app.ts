@@ -34,7 +34,7 @@ export async function freshStore(): Promise<PgliteStore> {
 let databases = 0;
 
 /** A migrated empty database on the test PostgreSQL server. */
-async function freshPostgresStore(): Promise<PgStore> {
+export async function freshPostgresStore(): Promise<PgStore> {
   const url = await (await testPostgres()).database(`app_${process.pid}_${++databases}`);
   const store = await PgStore.open(url);
   await migrate(store);
@@ -71,8 +71,13 @@ export async function startTestAppWithCatalog(name: string, corpus: { jobs: numb
   return app;
 }
 
-export async function startTestApp(overrides: Partial<Config> = {}, options: Pick<ServiceOptions, 'exportRunner' | 'logger'> = {}): Promise<TestApp> {
-  const store = process.env.TEST_STATE_STORE === 'postgres' ? await freshPostgresStore() : await freshStore();
+/**
+ * `options.store`: another app's store, for a second replica of one service (the store stays open when
+ * this app closes); pass `objectStore` (and the AWS environment, test/support/s3.ts) to share the rest.
+ */
+export async function startTestApp(overrides: Partial<Config> = {}, options: Pick<ServiceOptions, 'exportRunner' | 'logger'> & { store?: StateStore } = {}): Promise<TestApp> {
+  const { store: shared, ...serviceOptions } = options;
+  const store = shared ?? (process.env.TEST_STATE_STORE === 'postgres' ? await freshPostgresStore() : await freshStore());
   const root = await tempDir('app');
   const config: Config = {
     ...loadConfig({}, {}),
@@ -93,7 +98,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Pic
     if (now) now = new Date(now.getTime() + seconds * 1000);
     else ahead += seconds * 1000;
   };
-  const start = () => startService(config, { ...options, store, clock });
+  const start = () => startService(config, { ...serviceOptions, store, clock });
   const service = await start();
   const app: TestApp = {
     url: service.url,
@@ -117,7 +122,7 @@ export async function startTestApp(overrides: Partial<Config> = {}, options: Pic
     },
     async close() {
       await app.service.close();
-      await store.close();
+      if (!shared) await store.close();
       await rm(root, { recursive: true, force: true });
     },
   };

@@ -27,6 +27,22 @@ export function overHttp(url: string, key: string): Promise<Client> {
   return connect(new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
 }
 
+/**
+ * A client behind a load balancer without affinity: each HTTP request goes to the replica whose URL
+ * `route()` answers at the time.
+ */
+export function overReplicas(route: () => string, key: string): Promise<Client> {
+  const balanced = (url: string | URL, init?: RequestInit) => fetch(new URL(new URL(url).pathname, route()), init);
+  return connect(new StreamableHTTPClientTransport(new URL('/mcp', route()), { fetch: balanced, requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+}
+
+/** The Mcp-Session-Id of a client over HTTP. */
+export function sessionIdOf(client: Client): string {
+  const id = client.transport?.sessionId;
+  expect(id, 'an MCP session id').to.be.a('string');
+  return id!;
+}
+
 /** The structured result of a call that succeeded. */
 export function output<T = Record<string, unknown>>(result: ToolResult): T {
   expect(result.isError, `tool error: ${JSON.stringify(result.content)}`).to.not.equal(true);

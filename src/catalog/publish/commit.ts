@@ -1,7 +1,7 @@
 // Finishing a publication: the manifest, durable files, folders moved into place, old ones pruned.
 
 import { readdir, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { Duck } from '../../db/duckdb.js';
 import { namedQueries } from '../../db/sql-files.js';
 import { fsyncPath, moveIntoPlace, writeAtomically } from '../files.js';
@@ -10,7 +10,7 @@ import { catalogRoot, pipelineDir, pipelineRoot, publishedNames, readPointer, la
 const SQL = namedQueries('publish/write.sql', ['counts']);
 
 /** Pipeline states kept: the latest and a few before it, to rerun or inspect recent publications. */
-const KEEP_STATES = 3;
+export const KEEP_STATES = 3;
 
 export async function readCounts(duck: Duck, lastSeq: number, watermark: string): Promise<{ counts: CatalogManifest['counts']; lastSeq: number }> {
   const row = (await duck.one<Record<string, number | string>>(SQL.counts, { last_seq: lastSeq, watermark }))!;
@@ -29,12 +29,14 @@ export async function readCounts(duck: Duck, lastSeq: number, watermark: string)
   };
 }
 
+/** Every file under `dir` (its serving/ and feed/ folders too), by path relative to it, made durable. */
 async function fileStats(dir: string): Promise<CatalogManifest['files']> {
   const files: CatalogManifest['files'] = {};
-  for (const name of (await readdir(dir)).sort()) {
-    const path = join(dir, name);
+  for (const entry of (await readdir(dir, { withFileTypes: true, recursive: true })).sort((a, b) => (a.parentPath + a.name).localeCompare(b.parentPath + b.name))) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
     await fsyncPath(path);
-    files[name] = { rows: -1, bytes: (await stat(path)).size };
+    files[relative(dir, path).split(sep).join('/')] = { rows: -1, bytes: (await stat(path)).size };
   }
   return files;
 }
@@ -47,6 +49,7 @@ export async function finishSnapshot(
   options: { snapshotsDir: string; dataDir: string },
 ): Promise<void> {
   manifest.files = await fileStats(snapshotTmp);
+  delete manifest.files['manifest.json'];
   await writeAtomically(join(snapshotTmp, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   await fileStats(stateTmp);
   await moveIntoPlace(stateTmp, pipelineDir(options.dataDir, manifest.watermark));

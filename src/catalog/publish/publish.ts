@@ -2,25 +2,31 @@
 // Everything is written under temporary names; moving the LATEST pointer is the commit, so a crash at
 // any point leaves the previous catalog serving, and a rerun of the same delivery starts clean.
 
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { Duck } from '../../db/duckdb.js';
 import { StoreLock } from '../../db/store-lock.js';
 import { readDelivery } from '../delivery.js';
 import {
-  CATALOG_FORMAT, catalogRoot, latestPointer, pipelineDir, pipelineRoot, readCatalogManifest, readPointer, registryRoot, snapshotDir,
+  CATALOG_FORMAT, catalogRoot, latestPointer, pipelineDir, pipelineRoot, readCatalogManifest, registryRoot, releaseDir, snapshotDir,
   type CatalogManifest,
 } from '../layout.js';
-import { removeDeadTemporaries, writeAtomically } from '../files.js';
+import { exists, moveIntoPlace, removeDeadTemporaries, writeAtomically } from '../files.js';
+import { PublicationMirror } from '../mirror.js';
+import { openStores } from '../../storage/stores.js';
+import type { ObjectStore } from '../../storage/object-store.js';
+import { buildServingFiles } from './serving.js';
 import { activateRelease, loadRegistry, placeRelease, stageRelease } from './registry.js';
 import { buildJobs, defineMacros, diff, foldState, identify, jobParts, load, merge, normalise, textsFile, writeSnapshot, writeState } from './stages.js';
 import { Progress, peakRssGiB } from './progress.js';
-import { finishSnapshot, pruneOld, readCounts } from './commit.js';
+import { finishSnapshot, KEEP_STATES, pruneOld, readCounts } from './commit.js';
 
 export interface PublishOptions {
   input: string;
   snapshotsDir: string;
   dataDir: string;
+  /** The object store every node reads publications from (s3://bucket/prefix); empty or absent: the snapshots folder. */
+  objectStore?: string;
   quiet?: boolean;
   /** DuckDB memory limit before it spills to disk. */
   memoryLimit?: string;
@@ -51,11 +57,16 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
   const lock = StoreLock.acquire(options.dataDir, { role: 'cli' }, 'publish.lock');
   if (!(lock instanceof StoreLock)) throw busy(lock.heldBy, options.dataDir);
   const workDir = join(pipelineRoot(options.dataDir), `.work-${process.pid}`);
+  const stores = openStores({ objectStore: options.objectStore ?? '', snapshotsDir: options.snapshotsDir, dataDir: options.dataDir });
+  const mirror = new PublicationMirror(stores.publications, options.snapshotsDir);
   let duck: Duck | undefined;
   try {
     // What runs killed mid-publication left (their work folders, temporary snapshots and pointers).
     for (const root of [catalogRoot(options.snapshotsDir), registryRoot(options.snapshotsDir), pipelineRoot(options.dataDir)]) await removeDeadTemporaries(root);
-    const latest = await readPointer(latestPointer(options.snapshotsDir));
+    const latest = await mirror.latest();
+    // What this publication builds on, copied from the object store when this node lacks it.
+    if (mirror.remote) await fetchLatest(mirror, stores.data, options, latest, progress);
+    if (mirror.remote) await removeUncommitted(mirror, stores.data, latest, progress);
     if (latest === watermark) return alreadyPublished(options.snapshotsDir, watermark, progress);
     if (latest && latest > watermark) throw new PublishError(`the delivery's watermark ${watermark} is older than the latest publication ${latest}; deliveries are published in order`);
     const previousDir = latest ? snapshotDir(options.snapshotsDir, latest) : null;
@@ -103,18 +114,31 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
       counts: counts.counts,
       events: { first_seq: previous?.events.last_seq ?? 0, last_seq: counts.lastSeq },
       files: {},
+      serving_files: true,
     };
     duck.close();
     duck = undefined;
+    progress.step('serving files', 'job documents, text indexes, change feed');
+    await writeAtomically(join(snapshotTmp, 'manifest.json'), JSON.stringify(manifest));
+    await buildServingFiles(snapshotTmp, manifest, options.threads ?? 2);
     progress.step('commit');
     await rename(textsFile(workDir), join(stateTmp, 'texts.parquet'));
     await finishSnapshot(snapshotTmp, stateTmp, manifest, options);
     if (release) await placeRelease(options.snapshotsDir, release);
+    if (mirror.remote) {
+      progress.step('upload', stores.publications.location);
+      if (release) await mirror.push(`registry/${release.releaseId}/`, await filesUnder(releaseDir(options.snapshotsDir, release.releaseId)));
+      await pushFolder(stores.data, pipelineDir(options.dataDir, watermark), `pipeline/${watermark}/`);
+      await mirror.push(`catalog/${watermark}/`, [...Object.keys(manifest.files), 'manifest.json']);
+    }
     // The commit: LATEST names the catalog, and its manifest the registry release it was built with,
-    // so one rename publishes both; ACTIVE follows, for people and tools (nothing reads it to serve).
-    await writeAtomically(latestPointer(options.snapshotsDir), `${watermark}\n`);
+    // so one write publishes both; ACTIVE follows, for people and tools (nothing reads it to serve).
+    await mirror.commit(watermark);
+    if (mirror.remote) await writeAtomically(latestPointer(options.snapshotsDir), `${watermark}\n`);
     if (release) await activateRelease(options.snapshotsDir, release.releaseId);
+    if (release && mirror.remote) await mirror.activate(release.releaseId);
     await pruneOld(options.snapshotsDir, options.dataDir);
+    if (mirror.remote) await prunePipelineStates(stores.data, watermark);
     progress.finishStage();
     return {
       status: 'published',
@@ -128,8 +152,60 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
   } finally {
     duck?.close();
     await rm(workDir, { recursive: true, force: true });
+    stores.close();
     lock.release();
   }
+}
+
+/** Copies the latest publication, its registry release and the publisher's state of it from the object store. */
+async function fetchLatest(mirror: PublicationMirror, data: ObjectStore, options: PublishOptions, latest: string | null, progress: Progress): Promise<void> {
+  if (latest === null) return;
+  progress.step('fetch', `publication ${latest} from ${data.location}`);
+  if (!(await mirror.fetchCatalog(latest))) throw new PublishError(`catalog/LATEST names ${latest}, and the object store holds no such publication`);
+  const releaseId = (await mirror.manifest(latest)).registry_release;
+  if (releaseId && !(await mirror.fetchRelease(releaseId))) throw new PublishError(`publication ${latest} uses registry release ${releaseId}, and the object store holds none`);
+  const stateDir = pipelineDir(options.dataDir, latest);
+  if (!(await exists(stateDir))) {
+    const objects = await data.list(`pipeline/${latest}/`);
+    if (objects.length === 0) throw new PublishError(`the object store holds no publisher state of ${latest} (pipeline/${latest}/)`);
+    const tmp = join(pipelineRoot(options.dataDir), `.tmp-fetch-${process.pid}`);
+    for (const object of objects) await data.getFile(object.key, join(tmp, object.key.slice(`pipeline/${latest}/`.length)));
+    await moveIntoPlace(tmp, stateDir);
+  }
+  await writeAtomically(latestPointer(options.snapshotsDir), `${latest}\n`);
+}
+
+/**
+ * Removes from the object store what a publisher that died before its commit uploaded: publications and
+ * publisher states newer than catalog/LATEST (nothing reads them: LATEST has never named them).
+ */
+async function removeUncommitted(mirror: PublicationMirror, data: ObjectStore, latest: string | null, progress: Progress): Promise<void> {
+  const newer = (key: string, root: string) => {
+    const name = key.slice(root.length).split('/')[0]!;
+    return name !== 'LATEST' && (latest === null || name > latest);
+  };
+  const catalog = (await mirror.store.list('catalog/')).filter((o) => newer(o.key, 'catalog/'));
+  const states = (await data.list('pipeline/')).filter((o) => newer(o.key, 'pipeline/'));
+  if (catalog.length + states.length === 0) return;
+  progress.note(`removing ${catalog.length + states.length} objects a stopped publication uploaded but never committed`);
+  await mirror.store.delete(catalog.map((o) => o.key));
+  await data.delete(states.map((o) => o.key));
+}
+
+/** The publisher's states kept in the object store: the latest few, as in the local folder. */
+async function prunePipelineStates(data: ObjectStore, latest: string): Promise<void> {
+  const objects = await data.list('pipeline/');
+  const names = [...new Set(objects.map((o) => o.key.split('/')[1]!))].filter((n) => n <= latest).sort();
+  const gone = new Set(names.slice(0, Math.max(0, names.length - KEEP_STATES)));
+  await data.delete(objects.filter((o) => gone.has(o.key.split('/')[1]!)).map((o) => o.key));
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'));
+}
+
+async function pushFolder(store: ObjectStore, dir: string, prefix: string): Promise<void> {
+  for (const name of await filesUnder(dir)) await store.putFile(`${prefix}${name}`, join(dir, ...name.split('/')));
 }
 
 async function alreadyPublished(snapshotsDir: string, watermark: string, progress: Progress): Promise<PublishSummary> {

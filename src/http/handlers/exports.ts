@@ -1,7 +1,7 @@
-// The export routes (spec 4.8): create, list, one, and file downloads with Range support.
+// The export routes (spec 4.8): create, list, one, and file downloads with Range support, streamed
+// from the object store on any server.
 
 import type { Request, Response } from 'express';
-import { exists } from '../../catalog/files.js';
 import { ApiError } from '../../errors.js';
 import { exportRecord } from '../../exports/exports.js';
 import { callerOf } from '../auth.js';
@@ -9,6 +9,7 @@ import type { AppContext } from '../../context.js';
 import { charge, sendJson, ticketOf } from '../metering.js';
 import { idempotencyKeyOf, markReplayed } from '../idempotency-key.js';
 import { requestIdOf } from '../request-id.js';
+import type { ByteRange } from '../../storage/object-store.js';
 
 export function exportHandlers(ctx: AppContext) {
   const noQuery = (req: Request) => {
@@ -52,50 +53,74 @@ export function exportHandlers(ctx: AppContext) {
     },
 
     /**
-     * The file as it is on disk; express's sendFile answers Range (206), If-Range and HEAD. What can fail
-     * (the file missing here, a range outside it) is decided before the request is settled, so that the
-     * ledger holds the status the client gets.
+     * The file as the object store holds it, streamed from whichever server answers: Range (206, one
+     * range), HEAD, and If-Range (no validators to match: the whole file) as express's sendFile answered
+     * them. What can fail (the object missing, a range outside it) is decided before the request is
+     * settled, so that the ledger holds the status the client gets.
      */
     file: async (req: Request, res: Response): Promise<void> => {
       noQuery(req);
       const n = /^[1-9]\d{0,5}$/.test(String(req.params.n)) ? Number(req.params.n) : 0;
       if (n === 0) throw new ApiError('file_not_found', 'n is the number of a file of the export, from 1.');
       const file = await ctx.exports.file(callerOf(res).account.account_id, String(req.params.exportId), n);
-      if (!(await exists(file.path))) {
-        // The record lists the file, so it was written: this server's disk has lost it (or never shared it).
-        ctx.logger.error({ export_id: req.params.exportId, n, path: file.path }, 'export file listed but missing on disk');
-        throw new ApiError('export_unavailable', 'This export file cannot be read on this server; retry shortly, or create the export again.');
-      }
-      // sendFile ignores a Range under an If-Range it cannot match (no validators are sent): the whole file.
-      if (req.headers.range !== undefined && req.headers['if-range'] === undefined && req.range(file.file.bytes) === -1) {
-        const bytes = file.file.bytes;
-        throw new ApiError('range_not_satisfiable', `The Range header (${String(req.headers.range).slice(0, 60)}) lies outside this file of ${bytes} bytes; ask for bytes from 0 to ${bytes - 1}.`, {
-          // Where a resumed download can start over.
-          headers: { 'Content-Range': `bytes */${bytes}` },
-        });
-      }
+      const bytes = file.file.bytes;
+      const stored = await ctx.exports.files.size(file.key).catch((error: unknown) => error);
+      if (stored !== bytes) throw unreadable(ctx, req, file.key, stored);
+      const part = partOf(req, bytes);
       // Paid before the first byte in the requests model, whatever range is asked for.
       if (!(await charge(ctx, res, 0))) return;
-      // A file is immutable and downloaded once: no conditional GET (send would answer 304 to
-      // If-None-Match: * after the request was settled as a 200).
-      delete req.headers['if-none-match'];
-      delete req.headers['if-modified-since'];
-      await new Promise<void>((resolve, reject) => {
-        res.sendFile(
-          file.path,
-          {
-            headers: { 'Content-Type': file.type, 'Content-Disposition': `attachment; filename="${file.name}"`, 'Cache-Control': 'private, max-age=0' },
-            dotfiles: 'allow',
-            acceptRanges: true,
-            lastModified: false,
-            etag: false,
-          },
-          (error) => {
-            if (!error || res.headersSent) resolve(); // sent, or the client went away mid-download
-            else reject(error);
-          },
-        );
+      const headers = new Map([
+        ['Content-Type', file.type],
+        ['Content-Disposition', `attachment; filename="${file.name}"`],
+        ['Cache-Control', 'private, max-age=0'],
+        ['Accept-Ranges', 'bytes'],
+        ['Content-Length', String(part ? part.end - part.start + 1 : bytes)],
+      ]);
+      if (part) headers.set('Content-Range', `bytes ${part.start}-${part.end}/${bytes}`);
+      if (req.method === 'HEAD') {
+        res.status(part ? 206 : 200).setHeaders(headers).end();
+        return;
+      }
+      const body = await ctx.exports.files.read(file.key, part ?? undefined);
+      if (!body) throw unreadable(ctx, req, file.key, null);
+      res.status(part ? 206 : 200).setHeaders(headers);
+      // Piped as send piped a file (one listener on the response): the object is let go when the answer
+      // ends or its client goes. The store failing mid-object cuts the answer, which is refunded (http/metering.ts).
+      res.once('unpipe', () => body.destroy());
+      body.once('error', (error) => {
+        ctx.logger.error({ err: error, export_id: req.params.exportId, n, key: file.key }, 'export download cut by the store');
+        res.destroy(error);
       });
+      body.pipe(res);
     },
   };
+}
+
+/**
+ * The part of a file of `bytes` bytes that the Range header asks for, as send (behind sendFile) decided
+ * it for a file without validators: one byte range → that part; several, a malformed header, another
+ * unit or any If-Range → null, the whole file; a range with no byte in the file → 416.
+ */
+function partOf(req: Request, bytes: number): ByteRange | null {
+  const header = req.headers.range;
+  if (header === undefined) return null;
+  if (req.headers['if-range'] === undefined && req.range(bytes) === -1) {
+    throw new ApiError('range_not_satisfiable', `The Range header (${header.slice(0, 60)}) lies outside this file of ${bytes} bytes; ask for bytes from 0 to ${bytes - 1}.`, {
+      // Where a resumed download can start over.
+      headers: { 'Content-Range': `bytes */${bytes}` },
+    });
+  }
+  if (!/^ *bytes=/.test(header) || req.headers['if-range']) return null;
+  const ranges = req.range(bytes, { combine: true });
+  return Array.isArray(ranges) && ranges.length === 1 ? { start: ranges[0]!.start, end: ranges[0]!.end } : null;
+}
+
+/**
+ * 503 export_unavailable: the record lists the file, so it was stored whole; the store has lost it
+ * (`stored`: null, or another size) or cannot be reached (`stored`: the error).
+ */
+function unreadable(ctx: AppContext, req: Request, key: string, stored: unknown): ApiError {
+  const found = stored instanceof Error ? { err: stored } : { size: stored };
+  ctx.logger.error({ export_id: req.params.exportId, n: req.params.n, key, store: ctx.exports.files.location, ...found }, 'export file listed but unreadable in the store');
+  return new ApiError('export_unavailable', 'This export file cannot be read on this server; retry shortly, or create the export again.');
 }

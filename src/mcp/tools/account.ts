@@ -76,10 +76,10 @@ const setConfirmationLevel: Tool = {
   inputSchema: object({ level: LEVEL }, ['level']),
   outputSchema: object({ level: LEVEL, message: { type: 'string' } }, ['level', 'message']),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: (args, { session }) => {
-    session.level = args.level as ConfirmationLevel;
+  run: async (args, { session }) => {
+    await session.setLevel(args.level as ConfirmationLevel);
     const says = { always: 'every spending call', paid_only: 'calls that would bill money', never: 'no call' }[session.level];
-    return Promise.resolve({ level: session.level, message: `From now on in this session, ${says} first answers with its cost.` });
+    return { level: session.level, message: `From now on in this session, ${says} first answers with its cost.` };
   },
 };
 

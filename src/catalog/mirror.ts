@@ -1,0 +1,106 @@
+// A node's copy of the publications of the object store (src/storage/object-store.ts). The store holds
+// them (catalog/<watermark>/..., registry/<release>/...) and the pointer catalog/LATEST, written last by
+// the publisher: the one commit point. A node reads a publication from its local copy under the
+// snapshots folder, fetched when it is first needed: files first, the manifest last, so a copy with a
+// manifest is whole. The copy is a cache: deleting it costs a download. When the store is the snapshots
+// folder itself (a single node), nothing is copied.
+
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ObjectStore } from '../storage/object-store.js';
+import { removeDeadTemporaries } from './files.js';
+import { catalogRoot, readCatalogManifest, registryRoot, snapshotDir } from './layout.js';
+
+const MANIFEST = 'manifest.json';
+
+export class PublicationMirror {
+  /** Prefixes already checked whole in this process (publications never change). */
+  private readonly fetched = new Set<string>();
+
+  constructor(
+    readonly store: ObjectStore,
+    readonly snapshotsDir: string,
+  ) {}
+
+  /** Whether publications live elsewhere and are copied here; false when the store is this folder. */
+  get remote(): boolean {
+    return this.store.folder !== this.snapshotsDir;
+  }
+
+  /** The watermark catalog/LATEST names, or null before the first publication. */
+  async latest(): Promise<string | null> {
+    const value = (await this.store.get('catalog/LATEST'))?.toString('utf8').trim();
+    return value ? value : null;
+  }
+
+  /** The local folder of the whole publication `watermark`, fetched if needed; null when the store has none. */
+  async fetchCatalog(watermark: string): Promise<string | null> {
+    return (await this.fetch(`catalog/${watermark}/`)) ? snapshotDir(this.snapshotsDir, watermark) : null;
+  }
+
+  /** The manifest and the change feed's files of publication `watermark` (what the feed reads of an older one). */
+  async fetchFeed(watermark: string): Promise<boolean> {
+    return this.fetch(`catalog/${watermark}/`, (key) => key.endsWith(`/${MANIFEST}`) || key.includes('/feed/'));
+  }
+
+  /** The local folder of registry release `releaseId`, fetched if needed; null when the store has none. */
+  async fetchRelease(releaseId: string): Promise<string | null> {
+    return (await this.fetch(`registry/${releaseId}/`)) ? join(registryRoot(this.snapshotsDir), releaseId) : null;
+  }
+
+  /**
+   * Copies the objects under `prefix` (those `wanted`) that the local copy lacks or holds at another size,
+   * the manifest last; false when the store holds no manifest there (not published, or not yet whole).
+   */
+  private async fetch(prefix: string, wanted: (key: string) => boolean = () => true): Promise<boolean> {
+    const local = (key: string) => join(this.snapshotsDir, ...key.split('/'));
+    if (!this.remote) return exists(local(`${prefix}${MANIFEST}`));
+    const tag = `${prefix}|${wanted.toString()}`;
+    if (this.fetched.has(tag) && (await exists(local(`${prefix}${MANIFEST}`)))) return true;
+    const objects = (await this.store.list(prefix)).filter((o) => wanted(o.key));
+    const manifest = objects.find((o) => o.key === `${prefix}${MANIFEST}`);
+    if (!manifest) return false;
+    // What a node killed mid-copy left.
+    await removeDeadTemporaries(local(prefix));
+    for (const object of [...objects.filter((o) => o !== manifest), manifest]) {
+      const size = await stat(local(object.key)).then((s) => s.size, () => -1);
+      if (size !== object.size || object === manifest) await this.store.getFile(object.key, local(object.key));
+    }
+    this.fetched.add(tag);
+    return true;
+  }
+
+  /**
+   * Uploads the local folder of publication `prefix` (catalog/<watermark>/ or registry/<release>/) to the
+   * store, the manifest last, so a reader that finds the manifest finds every file. Nothing to do when the
+   * store is this folder.
+   */
+  async push(prefix: string, files: string[]): Promise<void> {
+    if (!this.remote) return;
+    const local = (name: string) => join(this.snapshotsDir, ...prefix.split('/'), ...name.split('/'));
+    const ordered = [...files.filter((f) => f !== MANIFEST), ...files.filter((f) => f === MANIFEST)];
+    for (const name of ordered) await this.store.putFile(`${prefix}${name}`, local(name));
+  }
+
+  /** The commit: catalog/LATEST names `watermark` (and so, through its manifest, its registry release). */
+  async commit(watermark: string): Promise<void> {
+    await this.store.put('catalog/LATEST', `${watermark}\n`);
+  }
+
+  /** For people and tools: registry/ACTIVE names the release the latest catalog uses (nothing serves from it). */
+  async activate(releaseId: string): Promise<void> {
+    await this.store.put('registry/ACTIVE', `${releaseId}\n`);
+  }
+
+  /** The manifest of the local copy of publication `watermark`. */
+  manifest(watermark: string) {
+    return readCatalogManifest(snapshotDir(this.snapshotsDir, watermark));
+  }
+
+  /** The catalog folder of the local copy. */
+  get catalogFolder(): string {
+    return catalogRoot(this.snapshotsDir);
+  }
+}
+
+const exists = (path: string) => stat(path).then(() => true, () => false);

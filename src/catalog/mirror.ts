@@ -12,6 +12,8 @@ import { removeDeadTemporaries } from './files.js';
 import { catalogRoot, readCatalogManifest, registryRoot, snapshotDir } from './layout.js';
 
 const MANIFEST = 'manifest.json';
+/** Files copied at once. */
+const PARALLEL = 4;
 
 export class PublicationMirror {
   /** Prefixes already checked whole in this process (publications never change). */
@@ -62,10 +64,17 @@ export class PublicationMirror {
     if (!manifest) return false;
     // What a node killed mid-copy left.
     await removeDeadTemporaries(local(prefix));
-    for (const object of [...objects.filter((o) => o !== manifest), manifest]) {
-      const size = await stat(local(object.key)).then((s) => s.size, () => -1);
-      if (size !== object.size || object === manifest) await this.store.getFile(object.key, local(object.key));
+    const files = objects.filter((o) => o !== manifest);
+    // A few files at once: one stream rarely fills the link to an object store.
+    for (let next = 0; next < files.length; ) {
+      await Promise.all(
+        files.slice(next, (next += PARALLEL)).map(async (object) => {
+          const size = await stat(local(object.key)).then((s) => s.size, () => -1);
+          if (size !== object.size) await this.store.getFile(object.key, local(object.key));
+        }),
+      );
     }
+    await this.store.getFile(manifest.key, local(manifest.key));
     this.fetched.add(tag);
     return true;
   }

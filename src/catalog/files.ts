@@ -38,8 +38,11 @@ export async function moveIntoPlace(from: string, to: string): Promise<void> {
   await fsyncPath(dirname(to));
 }
 
-/** A temporary's name carries its writer's pid last: `x.tmp-<pid>`, `.tmp-<name>-<pid>`, `.work-<pid>`. */
-const TEMPORARY = /(?:^\.work-|\.tmp-(?:.*-)?)(\d+)$/;
+/**
+ * A temporary's name carries its writer's pid: `x.tmp-<pid>`, `.tmp-<name>-<pid>`, `.work-<pid>`, or
+ * `x.tmp-<pid>-x<tag>` (the object store's copies).
+ */
+const TEMPORARY = /(?:^\.work-|\.tmp-(?:.*-)?)(\d+)(?:-x[0-9a-f]+)?$/;
 
 /**
  * Removes the temporaries in `dir` (files or folders) whose writer is no longer running: what a run

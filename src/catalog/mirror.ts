@@ -5,13 +5,15 @@
 // manifest is whole. The copy is a cache: deleting it costs a download. When the store is the snapshots
 // folder itself (a single node), nothing is copied.
 
-import { stat } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ObjectStore } from '../storage/object-store.js';
 import { removeDeadTemporaries } from './files.js';
-import { catalogRoot, readCatalogManifest, registryRoot, snapshotDir } from './layout.js';
+import { catalogRoot, publishedNames, readCatalogManifest, registryRoot, servingFolder, snapshotDir } from './layout.js';
 
 const MANIFEST = 'manifest.json';
+/** Publications whose serving files are kept (the latest and those before it a lagging replica may still open). */
+const KEEP_SERVING = 3;
 /** Files copied at once. */
 const PARALLEL = 4;
 
@@ -62,8 +64,21 @@ export class PublicationMirror {
     const objects = (await this.store.list(prefix)).filter((o) => wanted(o.key));
     const manifest = objects.find((o) => o.key === `${prefix}${MANIFEST}`);
     if (!manifest) return false;
+    await this.store.getFile(manifest.key, local(`${prefix}.${MANIFEST}.fetched`));
+    const listed = JSON.parse(await readFile(local(`${prefix}.${MANIFEST}.fetched`), 'utf8')) as { files?: Record<string, { bytes: number }> };
+    await rm(local(`${prefix}.${MANIFEST}.fetched`), { force: true });
+    // Whole or not at all: every file the manifest names is in the store at its size (a publisher
+    // racing another could have had part of it deleted), or the copy is refused.
+    const sizes = new Map(objects.map((o) => [o.key, o.size]));
+    // An older publication's serving files may have been pruned (all of them): a server builds them again.
+    const pruned = !objects.some((o) => o.key.startsWith(`${prefix}serving/`));
+    for (const [name, { bytes }] of Object.entries(listed.files ?? {})) {
+      const key = `${prefix}${name}`;
+      if (pruned && name.startsWith('serving/')) continue;
+      if (wanted(key) && sizes.get(key) !== bytes) throw new Error(`${this.store.location}${key} is ${sizes.has(key) ? `${sizes.get(key)} bytes where its manifest says ${bytes}` : 'missing'}: the publication is not whole`);
+    }
     // What a node killed mid-copy left.
-    await removeDeadTemporaries(local(prefix));
+    for (const folder of ['', 'serving', 'feed']) await removeDeadTemporaries(join(local(prefix), folder));
     const files = objects.filter((o) => o !== manifest);
     // A few files at once: one stream rarely fills the link to an object store.
     for (let next = 0; next < files.length; ) {
@@ -89,6 +104,28 @@ export class PublicationMirror {
     const local = (name: string) => join(this.snapshotsDir, ...prefix.split('/'), ...name.split('/'));
     const ordered = [...files.filter((f) => f !== MANIFEST), ...files.filter((f) => f === MANIFEST)];
     for (const name of ordered) await this.store.putFile(`${prefix}${name}`, local(name));
+  }
+
+  /**
+   * Removes the serving files of this node's copies of publications older than the `keep` newest up to
+   * `current` (they are read again only by an export created on one, which builds them back).
+   */
+  async trim(current: string, keep = KEEP_SERVING): Promise<void> {
+    if (!this.remote) return;
+    const older = (await publishedNames(catalogRoot(this.snapshotsDir))).filter((name) => name <= current);
+    for (const name of older.slice(0, Math.max(0, older.length - keep))) await rm(servingFolder(snapshotDir(this.snapshotsDir, name)), { recursive: true, force: true });
+  }
+
+  /**
+   * The publisher's part: removes from the store the serving files of publications older than the
+   * `keep` newest (and from this node's copy).
+   */
+  async pruneServing(keep = KEEP_SERVING): Promise<void> {
+    const objects = await this.store.list('catalog/');
+    const names = [...new Set(objects.map((o) => o.key.split('/')[1]!).filter((n) => n !== 'LATEST'))].sort();
+    const old = new Set(names.slice(0, Math.max(0, names.length - keep)));
+    if (this.remote) await this.store.delete(objects.filter((o) => old.has(o.key.split('/')[1]!) && o.key.split('/')[2] === 'serving').map((o) => o.key));
+    for (const name of old) await rm(servingFolder(snapshotDir(this.snapshotsDir, name)), { recursive: true, force: true });
   }
 
   /** The commit: catalog/LATEST names `watermark` (and so, through its manifest, its registry release). */

@@ -77,6 +77,7 @@ export class PublicationWatcher {
       this.publications.switchCatalog(snapshot);
       if (release) this.logger.info({ release_id: releaseId }, 'serving company registry release');
       this.logger.info({ watermark }, 'serving catalog snapshot');
+      await this.mirror.trim(watermark);
     } catch (error) {
       this.logger.error({ err: error }, 'could not open the latest publication; still serving the previous one');
     }

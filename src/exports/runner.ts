@@ -274,14 +274,17 @@ export class ExportRunner {
 
   /** Marks the export failed, releases its reservation and removes its files. */
   private async fail(row: ExportRow, message: string): Promise<void> {
-    await this.store.transaction(async (tx) => {
+    const failed = await this.store.transaction(async (tx) => {
       const [current] = await tx.query<ExportRow>(SQL.for_update, [row.export_id]);
-      if (!current || (current.status !== 'running' && current.status !== 'queued')) return;
+      if (!current || (current.status !== 'running' && current.status !== 'queued')) return false;
+      // A runner whose lease lapsed (a stall) never fails what another runner took over and is finishing.
+      if (current.status === 'running' && current.runner !== this.id) return false;
       const [account] = await tx.query<AccountRow>(ACCOUNTS.get_account, [row.account_id]);
       await this.meter.settleDeferred(tx, current, account!, { status: 202, records: 0, release: Number(current.reserved_records), void: true });
       await tx.query(SQL.fail, [row.export_id, message, this.clock()]);
+      return true;
     });
-    await this.exports.remove(row.export_id);
+    if (failed) await this.exports.remove(row.export_id);
   }
 
   /** Completed exports past their expiry: files deleted, status expired. */

@@ -71,10 +71,16 @@ export class SessionRegistry {
     await rm(this.storage.scratch, { recursive: true, force: true });
   }
 
+  /** Deletes the sessions' files; the session rows are gone already, so a store that fails now only delays it to the sweep. */
   private async deleteObjects(sessionIds: string[]): Promise<void> {
     const { objects } = this.storage;
     for (const id of sessionIds) {
-      await objects.delete((await objects.list(sessionPrefix(id))).map((o) => o.key));
+      try {
+        await objects.delete((await objects.list(sessionPrefix(id))).map((o) => o.key));
+      } catch (error) {
+        this.ctx.logger.warn({ err: error, session: id }, 'mcp: the files of an ended session could not be deleted yet; the sweep retries');
+        continue;
+      }
       // A local folder keeps the session's emptied folder; an object store has no folders.
       if (objects.folder !== null) await rmdir(join(objects.folder, 'mcp', id)).catch(() => undefined);
     }

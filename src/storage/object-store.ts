@@ -59,7 +59,7 @@ export interface ObjectStore {
 }
 
 /** Temporaries of the folder store end with this, then the writer's pid and a random tag. */
-const TEMPORARY = /\.tmp-\d+(?:-[0-9a-f]+)?$/;
+const TEMPORARY = /\.tmp-\d+(?:-x?[0-9a-f]+)?$/;
 
 /** A local folder as an object store: a key is a file under it. */
 export class FolderStore implements ObjectStore {
@@ -85,7 +85,7 @@ export class FolderStore implements ObjectStore {
     const target = this.path(key);
     if (target === path) return;
     await mkdir(dirname(target), { recursive: true });
-    const temporary = `${target}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const temporary = `${target}.tmp-${process.pid}-x${randomBytes(4).toString('hex')}`;
     await copyFile(path, temporary);
     await fsyncPath(temporary);
     await rename(temporary, target);
@@ -95,7 +95,7 @@ export class FolderStore implements ObjectStore {
     const source = this.path(key);
     if (source === path) return stat(path).then(() => true, () => false);
     await mkdir(dirname(path), { recursive: true });
-    const temporary = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const temporary = `${path}.tmp-${process.pid}-x${randomBytes(4).toString('hex')}`;
     try {
       await copyFile(source, temporary);
     } catch (error) {
@@ -208,7 +208,7 @@ export class S3Store implements ObjectStore {
     const body = await this.read(key);
     if (!body) return false;
     await mkdir(dirname(path), { recursive: true });
-    const temporary = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const temporary = `${path}.tmp-${process.pid}-x${randomBytes(4).toString('hex')}`;
     try {
       await pipeline(body, createWriteStream(temporary));
       await rename(temporary, path);

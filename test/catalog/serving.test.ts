@@ -95,6 +95,11 @@ describe('serving publications', function () {
     expect((await app.api.get<Health>('/healthz')).body.catalog.watermark).to.equal(cutoffOf(5));
     expect(await readdir(join(app.config.dataDir, 'serving'))).to.not.include(cutoffOf(5));
     expect(await readdir(join(app.config.snapshotsDir, 'catalog', cutoffOf(5), 'serving'))).to.include.members(['documents.jsonl', 'source-data.jsonl', 'title.index', 'description.index']);
+    // Only the newest three publications keep their serving files; every one keeps its feed.
+    const catalog = join(app.config.snapshotsDir, 'catalog');
+    expect(await readdir(join(catalog, cutoffOf(2)))).to.not.include('serving');
+    expect(await readdir(join(catalog, cutoffOf(3)))).to.include.members(['serving', 'feed']);
+    expect(await readdir(join(catalog, cutoffOf(2)))).to.include('feed');
   });
 });
 

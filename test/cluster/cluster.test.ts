@@ -161,9 +161,9 @@ describe('a cluster: publisher, three API replicas, one PostgreSQL, one S3-compa
     expect(created.status, JSON.stringify(created.body)).to.equal(202);
     const exportId = created.body.export_id as string;
     // The replica that created it runs it: killed while it writes the first file.
-    await until('the export to start', async () => {
-      const [row] = await store.query<{ status: string }>('SELECT status FROM exports WHERE export_id = $1', [exportId]);
-      return row!.status === 'running' ? true : undefined;
+    const firstRunner = await until('the export to start', async () => {
+      const [row] = await store.query<{ status: string; runner: string }>('SELECT status, runner FROM exports WHERE export_id = $1', [exportId]);
+      return row!.status === 'running' ? row!.runner : undefined;
     });
     const killed = replicas.shift()!;
     killed.process.kill('SIGKILL');
@@ -171,6 +171,12 @@ describe('a cluster: publisher, three API replicas, one PostgreSQL, one S3-compa
     expect(left!.status, 'killed mid-export').to.equal('running');
     expect(left!.files.length).to.be.lessThan(Math.ceil(JOBS / 10_000));
 
+    // Another replica's runner takes it over once the killed one's lease has run out.
+    const taker = await until('another runner to take the export over', async () => {
+      const [row] = await store.query<{ status: string; runner: string | null }>('SELECT status, runner FROM exports WHERE export_id = $1', [exportId]);
+      return row!.status === 'completed' ? 'completed before it was seen' : row!.runner !== firstRunner ? row!.runner : undefined;
+    });
+    expect(taker).to.be.a('string').and.not.equal('completed before it was seen');
     const done = await until(
       'the export to complete on another replica',
       async () => {

@@ -131,6 +131,9 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
       await pushFolder(stores.data, pipelineDir(options.dataDir, watermark), `pipeline/${watermark}/`);
       await mirror.push(`catalog/${watermark}/`, [...Object.keys(manifest.files), 'manifest.json']);
     }
+    // One publisher at a time (docs/deployment.md): one that published meanwhile is not overwritten.
+    const now = await mirror.latest();
+    if (now !== latest) throw new PublishError(`another publisher committed ${now} while this one ran from ${latest ?? 'nothing'}; run one publisher at a time, then publish again`);
     // The commit: LATEST names the catalog, and its manifest the registry release it was built with,
     // so one write publishes both; ACTIVE follows, for people and tools (nothing reads it to serve).
     await mirror.commit(watermark);
@@ -138,6 +141,7 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
     if (release) await activateRelease(options.snapshotsDir, release.releaseId);
     if (release && mirror.remote) await mirror.activate(release.releaseId);
     await pruneOld(options.snapshotsDir, options.dataDir);
+    await mirror.pruneServing();
     if (mirror.remote) await prunePipelineStates(stores.data, watermark);
     progress.finishStage();
     return {

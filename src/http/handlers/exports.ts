@@ -81,7 +81,9 @@ export function exportHandlers(ctx: AppContext) {
         res.status(part ? 206 : 200).setHeaders(headers).end();
         return;
       }
-      const body = await ctx.exports.files.read(file.key, part ?? undefined);
+      const body = await ctx.exports.files.read(file.key, part ?? undefined).catch((error: unknown) => {
+        throw unreadable(ctx, req, file.key, error);
+      });
       if (!body) throw unreadable(ctx, req, file.key, null);
       res.status(part ? 206 : 200).setHeaders(headers);
       // Piped as send piped a file (one listener on the response): the object is let go when the answer

@@ -122,7 +122,7 @@ export class PublicationMirror {
    */
   async pruneServing(keep = KEEP_SERVING): Promise<void> {
     const objects = await this.store.list('catalog/');
-    const names = [...new Set(objects.map((o) => o.key.split('/')[1]!).filter((n) => n !== 'LATEST'))].sort();
+    const names = [...new Set(objects.map((o) => o.key.split('/')[1]!).filter((n) => n !== 'LATEST' && !n.startsWith('.')))].sort();
     const old = new Set(names.slice(0, Math.max(0, names.length - keep)));
     if (this.remote) await this.store.delete(objects.filter((o) => old.has(o.key.split('/')[1]!) && o.key.split('/')[2] === 'serving').map((o) => o.key));
     for (const name of old) await rm(servingFolder(snapshotDir(this.snapshotsDir, name)), { recursive: true, force: true });

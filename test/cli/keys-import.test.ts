@@ -1,11 +1,10 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir } from '../support/app.js';
 import { ApiClient } from '../support/client.js';
-import { runCli, startServer, type CliResult, type RunningServer } from '../support/cli.js';
+import { runCli, startServer, type RunningServer } from '../support/cli.js';
 
 /** A key as the older system issued it: `jp_live_`, a 16-character base32 key id, a dot, a 43-character secret. */
 function olderKey(keyId = randomKeyId()): string {
@@ -14,20 +13,6 @@ function olderKey(keyId = randomKeyId()): string {
 
 function randomKeyId(): string {
   return [...randomBytes(16)].map((b) => 'abcdefghijklmnopqrstuvwxyz234567'[b & 31]).join('');
-}
-
-/** The CLI with `input` on its stdin, as `... --key - < file` gives it. */
-function runCliWithInput(args: string[], input: string): Promise<CliResult> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
 }
 
 describe('CLI: keys import (keys migrated from the older system)', function () {
@@ -66,7 +51,7 @@ describe('CLI: keys import (keys migrated from the older system)', function () {
 
   it('reads the key from stdin with --key -, also through the running server', async () => {
     const key = olderKey();
-    const imported = await runCliWithInput(['keys', 'import', '--account', accountId, '--key', '-', '--name', 'migrated', '--data-dir', dataDir], `${key}\n`);
+    const imported = await runCli(['keys', 'import', '--account', accountId, '--key', '-', '--name', 'migrated', '--data-dir', dataDir], {}, `${key}\n`);
     expect(imported.code, imported.stderr).to.equal(0);
     expect(imported.stderr).to.include('running server');
     expect(imported.stdout).to.include(key.slice(8, 24)).and.not.include(key.split('.')[1]);

@@ -12,7 +12,8 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/** Runs the CLI to its end; `input`, when given, is its stdin (as `... --key - < file` gives it). */
+export function runCli(args: string[], env: Record<string, string> = {}, input?: string): Promise<CliResult> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [...ENTRY, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
     let stdout = '';
@@ -21,6 +22,7 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('error', fail);
     child.on('close', (code) => done({ code, stdout, stderr }));
+    if (input !== undefined) child.stdin.end(input);
   });
 }
 

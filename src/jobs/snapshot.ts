@@ -13,7 +13,8 @@ import type { CatalogSnapshot } from '../catalog/publications.js';
 import type { SnapshotOpener } from '../catalog/watcher.js';
 import { namedQueries, namedScripts } from '../db/sql-files.js';
 import { Worker } from 'node:worker_threads';
-import { InvertedIndex } from '../search/inverted-index.js';
+import { concatParts, InvertedIndex } from '../search/inverted-index.js';
+import { writeIndexFile } from '../search/index-file.js';
 import type { IndexJob, IndexResult } from '../search/index-worker.js';
 import type { QueryEngine } from './engine.js';
 import { withProgress, type OpenProgress, type ProgressOptions, type Step } from './open-progress.js';
@@ -154,14 +155,15 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
 
 /**
  * The publisher's half of an open: writes into `folder` what serving reads of the snapshot in `dir`
- * (the job documents, the source data, the text indexes), without the serving tables. `meanwhile`
- * runs while the text indexes build in their worker thread (the publisher writes the feed then).
+ * (the job documents, the source data, the text indexes), without the serving tables. The text
+ * indexes build in `workers` worker threads meanwhile, and so does `meanwhile` (the publisher writes
+ * the feed then).
  */
-export async function writeServingFiles(engine: QueryEngine, dir: string, folder: string, documents: number, meanwhile: () => Promise<void>): Promise<void> {
+export async function writeServingFiles(engine: QueryEngine, dir: string, folder: string, workers: number, meanwhile: () => Promise<void>): Promise<void> {
   const prefix = `w${++opened}_`;
   const holes = await holesOf(dir, prefix);
   await mkdir(folder, { recursive: true });
-  const indexes = buildIndexes(fill(SQL.texts, holes), folder, documents, () => undefined);
+  const indexes = writeIndexFiles(holes, await jobsFiles(dir), folder, workers);
   indexes.catch(() => undefined); // awaited below
   await engine.withConnection(async (c) => {
     for (const statement of MACROS) await c.run(statement);
@@ -178,15 +180,19 @@ export async function writeServingFiles(engine: QueryEngine, dir: string, folder
     });
   }
   await meanwhile();
-  const { writeError } = await indexes;
-  if (writeError) throw new Error(`the text indexes could not be written: ${writeError}`);
+  await indexes;
 }
 
 /** The holes of the serving statements for the snapshot in `dir` under table prefix `prefix`: its jobs files, its folder. */
 async function holesOf(dir: string, prefix: string): Promise<Record<'p' | 'files' | 'dir', string>> {
-  const files = (await readdir(dir)).filter((f) => /^jobs(-\d+-of-\d+)?\.parquet$/.test(f)).map((f) => join(dir, f));
+  return { p: prefix, files: `[${(await jobsFiles(dir)).map(quote).join(', ')}]`, dir: quote(dir) };
+}
+
+/** The jobs files of the snapshot in `dir`, in doc order. */
+async function jobsFiles(dir: string): Promise<string[]> {
+  const files = (await readdir(dir)).filter((f) => /^jobs(-\d+-of-\d+)?\.parquet$/.test(f)).sort().map((f) => join(dir, f));
   if (files.length === 0) throw new Error(`the snapshot in ${dir} has no jobs files`);
-  return { p: prefix, files: `[${files.map(quote).join(', ')}]`, dir: quote(dir) };
+  return files;
 }
 
 export type Codes = Map<string, Map<string, number>>;
@@ -197,14 +203,35 @@ export type Codes = Map<string, Map<string, number>>;
  * keeps answering while it runs. The worker keeps them in `folder` and reads them from there on the
  * next open of the same snapshot. It says what it is doing through `onStep`.
  */
-function buildIndexes(
+async function buildIndexes(
   textsSql: string,
   folder: string,
   documents: number,
   onStep: (step: Step) => void,
 ): Promise<{ title: InvertedIndex; description: InvertedIndex; fromCache: boolean; writeError?: string }> {
+  const result = await runIndexWorker({ textsSql, cacheDir: folder, documents }, onStep);
+  return { title: InvertedIndex.fromParts(result.title), description: InvertedIndex.fromParts(result.description), fromCache: result.fromCache, writeError: result.writeError };
+}
+
+/**
+ * The publisher's index build: the jobs files cut into `workers` runs of consecutive files, each
+ * indexed by its own worker thread, the parts joined in doc order and written to `folder` (as
+ * buildIndexes keeps them).
+ */
+async function writeIndexFiles(holes: Record<'p' | 'files' | 'dir', string>, files: string[], folder: string, workers: number): Promise<void> {
+  const runs = Math.max(1, Math.min(workers, files.length));
+  const parts = await Promise.all(
+    Array.from({ length: runs }, (_, k) => {
+      const run = files.slice(Math.floor((k * files.length) / runs), Math.floor(((k + 1) * files.length) / runs));
+      return runIndexWorker({ textsSql: fill(SQL.texts, { ...holes, files: `[${run.map(quote).join(', ')}]` }), cacheDir: null, documents: 0 }, () => undefined);
+    }),
+  );
+  writeIndexFile(join(folder, 'title.index'), parts.map((p) => p.title).reduce(concatParts));
+  writeIndexFile(join(folder, 'description.index'), parts.map((p) => p.description).reduce(concatParts));
+}
+
+function runIndexWorker(job: IndexJob, onStep: (step: Step) => void): Promise<IndexResult> {
   const url = new URL(`../search/index-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-  const job: IndexJob = { textsSql, cacheDir: folder, documents };
   const worker = url.pathname.endsWith('.ts')
     ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`, { eval: true, workerData: job })
     : new Worker(url, { workerData: job });
@@ -212,8 +239,7 @@ function buildIndexes(
     worker.on('message', (message: { step?: Step; result?: IndexResult; error?: string }) => {
       if (message.step) return onStep(message.step);
       void worker.terminate();
-      const result = message.result;
-      if (result) resolve({ title: InvertedIndex.fromParts(result.title), description: InvertedIndex.fromParts(result.description), fromCache: result.fromCache, writeError: result.writeError });
+      if (message.result) resolve(message.result);
       else reject(new Error(`building the text indexes failed: ${message.error}`));
     });
     worker.once('error', reject);

@@ -57,7 +57,7 @@ export function unaccent(token: string): string {
 }
 
 /** What the dictionaries make of each position-taking token of a text: a lexeme, or null for a stop word. */
-function dictionaryOutputs(text: string): (string | null)[] {
+export function dictionaryOutputs(text: string): (string | null)[] {
   const out: (string | null)[] = [];
   for (const { type, text: token } of parseTokens(text)) {
     const dictionary = MAPPING[type];
@@ -77,10 +77,25 @@ const CHUNK_CACHE_LIMIT = 500_000;
 const chunkCache = new Map<string, (string | null)[]>();
 const ASCII_BLANKS = /[ \t\n\r\f\v]+/;
 
+/**
+ * The text cut at its ASCII blanks, when its outputs are those of its chunks in order (the first read
+ * with firstChunkOutputs, the others with laterChunkOutputs; empty chunks give nothing), or null when
+ * the text must be read whole by dictionaryOutputs (it holds a "<").
+ */
+export function textChunks(text: string): string[] | null {
+  return text.includes('<') ? null : text.split(ASCII_BLANKS);
+}
+
+/** The outputs of the first chunk of a text (read at the very start). */
+export const firstChunkOutputs = (chunk: string): (string | null)[] => dictionaryOutputs(chunk);
+
+/** The outputs of a later chunk of a text (read after a blank), uncached. */
+export const laterChunkOutputs = (chunk: string): (string | null)[] => dictionaryOutputs(` ${chunk}`);
+
 function chunkOutputs(chunk: string): (string | null)[] {
   let outputs = chunkCache.get(chunk);
   if (outputs === undefined) {
-    outputs = dictionaryOutputs(chunk);
+    outputs = laterChunkOutputs(chunk);
     if (chunkCache.size >= CHUNK_CACHE_LIMIT) chunkCache.clear();
     chunkCache.set(chunk, outputs);
   }
@@ -98,14 +113,14 @@ export function parseText(text: string): Token[] {
     position += 1;
     if (lexeme !== null) tokens.push({ lexeme, position: Math.min(position, MAX_POSITION) });
   };
-  if (text.includes('<')) {
+  const chunks = textChunks(text);
+  if (chunks === null) {
     for (const lexeme of dictionaryOutputs(text)) add(lexeme);
     return tokens;
   }
-  const chunks = text.split(ASCII_BLANKS);
   for (const [i, chunk] of chunks.entries()) {
     if (chunk === '') continue;
-    for (const lexeme of i === 0 ? dictionaryOutputs(chunk) : chunkOutputs(` ${chunk}`)) add(lexeme);
+    for (const lexeme of i === 0 ? firstChunkOutputs(chunk) : chunkOutputs(chunk)) add(lexeme);
   }
   return tokens;
 }

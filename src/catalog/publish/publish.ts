@@ -4,6 +4,7 @@
 
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import pLimit from 'p-limit';
 import { Duck } from '../../db/duckdb.js';
 import { StoreLock } from '../../db/store-lock.js';
 import { readDelivery } from '../delivery.js';
@@ -46,6 +47,9 @@ export interface PublishSummary {
 
 export class PublishError extends Error {}
 
+/** Files uploaded at once (each object of over 16 MiB itself in a few parts at once). */
+const UPLOADS_AT_ONCE = 2;
+
 function busy(holder: { pid: number }, dataDir: string): PublishError {
   return new PublishError(`another publication (pid ${holder.pid}) is running on ${dataDir}; wait for it to finish`);
 }
@@ -59,6 +63,7 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
   const workDir = join(pipelineRoot(options.dataDir), `.work-${process.pid}`);
   const stores = openStores({ objectStore: options.objectStore ?? '', snapshotsDir: options.snapshotsDir, dataDir: options.dataDir });
   const mirror = new PublicationMirror(stores.publications, options.snapshotsDir);
+  const uploads = new Uploads();
   let duck: Duck | undefined;
   try {
     // What runs killed mid-publication left (their work folders, temporary snapshots and pointers).
@@ -120,16 +125,27 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
     duck = undefined;
     progress.step('serving files', 'job documents, text indexes, change feed');
     await writeAtomically(join(snapshotTmp, 'manifest.json'), JSON.stringify(manifest));
-    await buildServingFiles(snapshotTmp, manifest, options.threads ?? 2);
-    progress.step('commit');
     await rename(textsFile(workDir), join(stateTmp, 'texts.parquet'));
+    // With an object store, each file goes up as soon as it is complete (the Parquet files and the
+    // publisher's state at once, the serving files as they are built); the manifests go last.
+    const catalogKey = (name: string) => `catalog/${watermark}/${name}`;
+    if (mirror.remote) {
+      for (const name of await filesUnder(stateTmp)) uploads.add(stores.data, `pipeline/${watermark}/${name}`, join(stateTmp, ...name.split('/')));
+      for (const name of await filesUnder(snapshotTmp)) if (name !== 'manifest.json') uploads.add(mirror.store, catalogKey(name), join(snapshotTmp, name));
+    }
+    await buildServingFiles(snapshotTmp, manifest, options.threads ?? 2, (name) => {
+      if (mirror.remote) uploads.add(mirror.store, catalogKey(name), join(snapshotTmp, ...name.split('/')));
+    });
+    if (mirror.remote) {
+      progress.step('upload', `waiting for the uploads of ${uploads.size} files to ${stores.publications.location}`);
+      await uploads.done();
+    }
+    progress.step('commit');
     await finishSnapshot(snapshotTmp, stateTmp, manifest, options);
     if (release) await placeRelease(options.snapshotsDir, release);
     if (mirror.remote) {
-      progress.step('upload', stores.publications.location);
       if (release) await mirror.push(`registry/${release.releaseId}/`, await filesUnder(releaseDir(options.snapshotsDir, release.releaseId)));
-      await pushFolder(stores.data, pipelineDir(options.dataDir, watermark), `pipeline/${watermark}/`);
-      await mirror.push(`catalog/${watermark}/`, [...Object.keys(manifest.files), 'manifest.json']);
+      await mirror.push(`catalog/${watermark}/`, ['manifest.json']);
     }
     // One publisher at a time (docs/deployment.md): one that published meanwhile is not overwritten.
     const now = await mirror.latest();
@@ -155,6 +171,8 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
     };
   } finally {
     duck?.close();
+    // Uploads still running when the publish failed read from the folders removed here.
+    await uploads.settled();
     await rm(workDir, { recursive: true, force: true });
     stores.close();
     lock.release();
@@ -208,8 +226,30 @@ async function filesUnder(dir: string): Promise<string[]> {
   return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'));
 }
 
-async function pushFolder(store: ObjectStore, dir: string, prefix: string): Promise<void> {
-  for (const name of await filesUnder(dir)) await store.putFile(`${prefix}${name}`, join(dir, ...name.split('/')));
+/** Uploads of local files to object stores, a few at once, started as the files are complete. */
+class Uploads {
+  private readonly limit = pLimit(UPLOADS_AT_ONCE);
+  private readonly started: Promise<void>[] = [];
+
+  get size(): number {
+    return this.started.length;
+  }
+
+  add(store: ObjectStore, key: string, path: string): void {
+    const upload = this.limit(() => store.putFile(key, path));
+    upload.catch(() => undefined); // reported by done()
+    this.started.push(upload);
+  }
+
+  /** When every upload has succeeded; the first failure otherwise. */
+  async done(): Promise<void> {
+    await Promise.all(this.started);
+  }
+
+  /** When none is running any more (successful or not). */
+  async settled(): Promise<void> {
+    await Promise.allSettled(this.started);
+  }
 }
 
 async function alreadyPublished(snapshotsDir: string, watermark: string, progress: Progress): Promise<PublishSummary> {

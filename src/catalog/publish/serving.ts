@@ -4,6 +4,8 @@
 // same statements and builders a server used to run at open (src/jobs/snapshot.ts, src/feed/segment.ts),
 // and read by them in place.
 
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { CatalogManifest } from '../layout.js';
 import { feedFolder, servingFolder } from '../layout.js';
 import { QueryEngine } from '../../jobs/engine.js';
@@ -13,15 +15,30 @@ import { openSegment } from '../../feed/segment.js';
 /** An hour: the publisher's queries have no client waiting on them. */
 const NO_LIMIT_MS = 3_600_000;
 
-/** Builds the serving files of the publication in `dir` (its manifest already says serving_files). */
-export async function buildServingFiles(dir: string, manifest: CatalogManifest, threads: number): Promise<void> {
+/**
+ * Builds the serving files of the publication in `dir` (its manifest already says serving_files), saying
+ * each one's path (relative to `dir`) through `written` as soon as it is complete.
+ */
+export async function buildServingFiles(dir: string, manifest: CatalogManifest, threads: number, written: (path: string) => void = () => undefined): Promise<void> {
+  const said = new Set<string>();
+  const sayNew = async (folder: 'serving' | 'feed') => {
+    for (const name of (await readdir(join(dir, folder))).sort()) {
+      const path = `${folder}/${name}`;
+      if (name.includes('.tmp-') || said.has(path)) continue;
+      said.add(path);
+      written(path);
+    }
+  };
   const engine = await QueryEngine.open({ threads, timeoutMs: NO_LIMIT_MS });
   try {
-    // The feed's files are written while the text indexes build in their worker thread.
-    await writeServingFiles(engine, dir, servingFolder(dir), manifest.counts.jobs, async () => {
+    // The feed's files are written while the text indexes build in their worker threads.
+    await writeServingFiles(engine, dir, servingFolder(dir), threads, async () => {
+      await sayNew('serving');
       const segment = await openSegment(engine, dir, manifest, feedFolder(dir), () => 0);
       await segment.close();
+      await sayNew('feed');
     });
+    await sayNew('serving');
   } finally {
     engine.close();
   }

@@ -1,7 +1,8 @@
 // The Express app, its middleware in request order (docs/lifecycle.md draws it):
 // request id → request log → compression (JSON answers, as Accept-Encoding asks) → CORS (preflights answered
 // here, without a key) → health (no key) → API key (failed-key throttle) → MCP at /mcp (its tools meter
-// themselves) → admission (window, monthly requests) → known route (404, 405 with Allow) → JSON body → edge
+// themselves) → JSON body read (its price can depend on it) → admission (window, monthly requests, the
+// price of the route's class) → known route (404, 405 with Allow) → what was wrong with the body → edge
 // input (NUL, surrogates, query numbers) → UUID case → OpenAPI validation → routes (a HEAD answered by its
 // GET) → errors. Malformed HTTP never gets here (client-errors.ts answers it on the socket).
 
@@ -15,10 +16,10 @@ import type { AppContext } from '../context.js';
 import { edgeInput } from './edge-input.js';
 import { errorHandler, routeNotFound } from './error-handler.js';
 import { healthHandler } from './handlers/health.js';
-import { jsonBody } from './json-body.js';
+import { bodyError, jsonBody } from './json-body.js';
 import { requestId } from './request-id.js';
 import { requestLog } from './request-log.js';
-import { mountRoutes } from './routes.js';
+import { classify, isRoute, mountRoutes } from './routes.js';
 import { uuidCase } from './uuid-case.js';
 import { knownRoute, openApiValidation } from './validation.js';
 
@@ -40,9 +41,10 @@ export function createApp(ctx: AppContext, mcp: McpHttpSessions): express.Expres
   app.get('/healthz', healthHandler(ctx));
   app.use(apiKeyAuth(ctx));
   app.use(mcp.router());
-  app.use(admission(ctx));
+  app.use(jsonBody(isRoute));
+  app.use(admission(ctx, classify));
   app.use(knownRoute());
-  app.use(jsonBody());
+  app.use(bodyError());
   app.use(edgeInput());
   app.use(uuidCase());
   app.use(openApiValidation());

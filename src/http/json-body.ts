@@ -30,20 +30,35 @@ function readFailure(req: Request, error: unknown): unknown {
   return error;
 }
 
-export function jsonBody() {
+/**
+ * Reads the body of a request to one of the API's routes (`isRoute`) before admission, which prices a
+ * request by it (src/http/routes.ts); other requests are answered 404 or 405 with their body unread. What
+ * is wrong with a body is answered after admission and the route (bodyError): such a call counts as one.
+ */
+export function jsonBody(isRoute: (req: Request) => boolean) {
   const parse = express.json({ limit: BODY_LIMIT_BYTES, type: 'application/json', strict: true });
   return (req: Request, res: Response, next: NextFunction): void => {
+    if (!isRoute(req)) return next();
+    const fail = (error: unknown) => {
+      res.locals.bodyError = error;
+      next();
+    };
     const declared = Number(req.headers['content-length']);
     if (declared > BODY_LIMIT_BYTES) {
       // Refused before a byte of it is read; closing the connection spares waiting for a body it will never use.
       res.setHeader('Connection', 'close');
-      return next(invalidRequest(`Content-Length declares ${declared} bytes; a JSON body may be at most ${BODY_LIMIT_BYTES} bytes.`));
+      return fail(invalidRequest(`Content-Length declares ${declared} bytes; a JSON body may be at most ${BODY_LIMIT_BYTES} bytes.`));
     }
-    if (cutOff(req)) return next(notArrived());
+    if (cutOff(req)) return fail(notArrived());
     parse(req, res, (error?: unknown) => {
-      if (error) return next(error instanceof ApiError ? error : readFailure(req, error));
-      if (cutOff(req)) return next(notArrived());
+      if (error) return fail(error instanceof ApiError ? error : readFailure(req, error));
+      if (cutOff(req)) return fail(notArrived());
       next();
     });
   };
+}
+
+/** Answers what jsonBody found wrong with the body. */
+export function bodyError() {
+  return (_req: Request, res: Response, next: NextFunction): void => next(res.locals.bodyError);
 }

@@ -4,7 +4,7 @@
 // month cannot take them) and is settled in the ledger when it ends.
 
 import type { NextFunction, Request, Response } from 'express';
-import type { RequestInfo, RouteClass, Standing, Ticket } from '../metering/meter.js';
+import type { RequestInfo, Standing, Ticket } from '../metering/meter.js';
 import { DAILY_FREE_UNITS } from '../metering/meter.js';
 import { dataLimitExceeded, refused } from '../metering/refusals.js';
 import { callerOf } from './auth.js';
@@ -15,46 +15,17 @@ import { requestIdOf } from './request-id.js';
 /** The status a request is settled with when its client went away before the response started (nginx's 499). */
 const CLIENT_CLOSED = 499;
 
-/** The routes of spec 4.1 as templates, with their class; the first match wins (static before {param}). */
-const ROUTES: [RegExp, string, RouteClass][] = [
-  [/^\/v1\/jobs$/, '/v1/jobs', 'jobs_list'],
-  [/^\/v1\/jobs\/search$/, '/v1/jobs/search', 'jobs_list'],
-  [/^\/v1\/jobs\/search\/es_dsl$/, '/v1/jobs/search/es_dsl', 'jobs_search'],
-  [/^\/v1\/jobs\/count$/, '/v1/jobs/count', 'jobs_count'],
-  [/^\/v1\/jobs\/changes$/, '/v1/jobs/changes', 'jobs_changes'],
-  [/^\/v1\/jobs\/exports$/, '/v1/jobs/exports', 'exports'],
-  [/^\/v1\/jobs\/exports\/[^/]+$/, '/v1/jobs/exports/{exportId}', 'exports'],
-  [/^\/v1\/jobs\/exports\/[^/]+\/files\/[^/]+$/, '/v1/jobs/exports/{exportId}/files/{n}', 'exports'],
-  [/^\/v1\/jobs\/[^/]+$/, '/v1/jobs/{jobId}', 'jobs_get'],
-  [/^\/v1\/companies$/, '/v1/companies', 'companies'],
-  [/^\/v1\/companies\/search$/, '/v1/companies/search', 'companies'],
-  [/^\/v1\/companies\/[^/]+$/, '/v1/companies/{companyId}', 'companies'],
-  [/^\/v1\/companies\/[^/]+\/jobs$/, '/v1/companies/{companyId}/jobs', 'companies'],
-  [/^\/v1\/account\/overage$/, '/v1/account/overage', 'account'],
-  [/^\/v1\/usage\/requests$/, '/v1/usage/requests', 'usage'],
-  [/^\/v1\/usage\/analytics$/, '/v1/usage/analytics', 'usage'],
-];
-
-/** The route template and class of a request; an unknown path keeps its own path (cut to 200 characters). */
-export function classify(method: string, path: string): Omit<RequestInfo, 'requestId'> {
-  const found = ROUTES.find(([pattern]) => pattern.test(path));
-  const [, route, routeClass] = found ?? [null, path.slice(0, 200), 'other' as const];
-  // Spec 4.10 rule 7: changing the overage setting is not counted against the request windows (it still
-  // counts one monthly request, as every call does: spec 8.3 rule 2).
-  return { method, route, routeClass, windowed: !(routeClass === 'account' && method === 'PUT') };
-}
-
 export function ticketOf(res: Response): Ticket | undefined {
   return res.locals.ticket as Ticket | undefined;
 }
 
-/** Admission: the first step after the key. */
-export function admission(ctx: AppContext) {
+/** Admission: the first step after the key; `classify` says the request's route and class (src/http/routes.ts). */
+export function admission(ctx: AppContext, classify: (req: Request) => Omit<RequestInfo, 'requestId'>) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const caller = callerOf(res);
     neverFreshByItself(req);
     const started = performance.now();
-    const { ticket, refusal } = await ctx.meter.admit(caller, { requestId: requestIdOf(res), ...classify(req.method, req.path) });
+    const { ticket, refusal } = await ctx.meter.admit(caller, { requestId: requestIdOf(res), ...classify(req) });
     ticket.meterMs = performance.now() - started;
     setMeteringHeaders(res, ticket.standing, ticket.at);
     if (refusal) throw refused(refusal, ticket);
@@ -65,8 +36,7 @@ export function admission(ctx: AppContext) {
       // its client go away first. It settles as 499 (client closed request), charging nothing; the
       // handler still running finds it settled and sends nothing.
       const status = res.headersSent ? res.statusCode : CLIENT_CLOSED;
-      const routeClass = res.locals.routeClass as RouteClass | undefined;
-      ctx.meter.settleLater(ticket, { status, records: 0, ...(routeClass ? { routeClass } : {}) });
+      ctx.meter.settleLater(ticket, { status, records: 0 });
     });
     next();
   };
@@ -131,20 +101,18 @@ function refundIfCut(ctx: AppContext, res: Response, ticket: Ticket): void {
  * unit). A client already gone is settled as 499, charging nothing; one that goes while the answer is
  * sent gets the charge back. Returns false when there is nothing to send.
  */
-export async function charge(ctx: AppContext, res: Response, records: number, routeClass?: RouteClass, options: { free?: boolean } = {}): Promise<boolean> {
+export async function charge(ctx: AppContext, res: Response, records: number, options: { free?: boolean } = {}): Promise<boolean> {
   const ticket = ticketOf(res);
   if (!ticket) return true;
   if (ticket.settled || ticket.deferred) return false;
-  routeClass ??= res.locals.routeClass as RouteClass | undefined;
-  const classed = routeClass ? { routeClass } : {};
   // A HEAD sends the GET's headers and none of its body: it counts one request and no records.
   if (res.req.method === 'HEAD') records = 0;
   const started = performance.now();
   if (await clientGone(res)) {
-    await ctx.meter.settle(ticket, { status: CLIENT_CLOSED, records: 0, ...classed });
+    await ctx.meter.settle(ticket, { status: CLIENT_CLOSED, records: 0 });
     return false;
   }
-  const charged = await ctx.meter.settle(ticket, { status: res.statusCode, records, ...classed, ...(options.free ? { void: true } : {}) });
+  const charged = await ctx.meter.settle(ticket, { status: res.statusCode, records, ...(options.free ? { void: true } : {}) });
   ticket.meterMs += performance.now() - started;
   setMeteringHeaders(res, ticket.standing, ticket.at);
   // What metering added to this response: admission and charging, each one call of the state store.
@@ -166,9 +134,8 @@ export async function charge(ctx: AppContext, res: Response, records: number, ro
 export async function settleError(ctx: AppContext, res: Response, status: number): Promise<boolean> {
   const ticket = ticketOf(res);
   if (!ticket || ticket.settled || ticket.deferred) return true;
-  const routeClass = res.locals.routeClass as RouteClass | undefined;
   const gone = await clientGone(res);
-  await ctx.meter.settle(ticket, { status: gone ? CLIENT_CLOSED : status, records: 0, ...(routeClass ? { routeClass } : {}) });
+  await ctx.meter.settle(ticket, { status: gone ? CLIENT_CLOSED : status, records: 0 });
   return !gone;
 }
 
@@ -178,17 +145,17 @@ export async function settleError(ctx: AppContext, res: Response, status: number
  * response without records uses none; in the requests model it is not paid either): the call still
  * counts one request.
  */
-export async function sendCharged(ctx: AppContext, res: Response, records: number, body: string, routeClass?: RouteClass): Promise<void> {
+export async function sendCharged(ctx: AppContext, res: Response, records: number, body: string): Promise<void> {
   if (isConditional(res.req, res)) {
     const etag = etagOf(body);
     res.setHeader('ETag', etag);
     if (notModified(res.req, etag)) {
       res.status(304);
-      if (await charge(ctx, res, 0, routeClass, { free: true })) res.end();
+      if (await charge(ctx, res, 0, { free: true })) res.end();
       return;
     }
   }
-  if (await charge(ctx, res, records, routeClass)) res.type('json').send(body);
+  if (await charge(ctx, res, records)) res.type('json').send(body);
 }
 
 /** Sends a successful JSON body that holds no records (counts, usage, export records), paid first in the requests model. */

@@ -1,7 +1,14 @@
-// The whole URL map of the API (spec 4.1). Static /v1/jobs/* paths come before /v1/jobs/:jobId.
+// The one table of the API's routes (spec 4.1): each route's method and path, its handler, and its
+// class: what the ledger records and what the requests model prices (spec 8.4). Where the price depends
+// on the request (a keyword search costs more than a filtered list), the class is read from it. Admission
+// classes a request from this table before any work and settlement charges the class admission decided,
+// so a request is priced once. Static /v1/jobs/* paths come before /v1/jobs/:jobId.
 
-import type { Router } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import type { AppContext } from '../context.js';
+import type { RequestInfo, RouteClass } from '../metering/meter.js';
+import { isKeywordInput } from '../jobs/filters.js';
+import { translateEsDsl } from '../jobs/es-dsl.js';
 import { accountHandlers } from './handlers/account.js';
 import { changesHandlers } from './handlers/changes.js';
 import { exportHandlers } from './handlers/exports.js';
@@ -9,32 +16,99 @@ import { jobHandlers } from './handlers/jobs.js';
 import { companyHandlers } from './handlers/companies.js';
 import { usageHandlers } from './handlers/usage.js';
 
+interface Handlers {
+  account: ReturnType<typeof accountHandlers>;
+  jobs: ReturnType<typeof jobHandlers>;
+  companies: ReturnType<typeof companyHandlers>;
+  changes: ReturnType<typeof changesHandlers>;
+  exports: ReturnType<typeof exportHandlers>;
+  usage: ReturnType<typeof usageHandlers>;
+}
+
+interface Route {
+  method: 'GET' | 'POST' | 'PUT';
+  /** As Express matches it (/v1/jobs/:jobId). */
+  path: string;
+  /** The ledger's class and the price's, or how to read it from the request (its query and JSON body). */
+  routeClass: RouteClass | ((req: Request) => RouteClass);
+  handler: (h: Handlers) => RequestHandler;
+}
+
+/**
+ * A list of jobs priced as a keyword search when its filters hold a full-text filter. Filters that do not
+ * read are answered 400, which is never paid: they take `otherwise`.
+ */
+const listOrSearch =
+  (input: (req: Request) => Record<string, unknown>, from: 'query' | 'body', otherwise: RouteClass = 'jobs_list') =>
+  (req: Request): RouteClass => {
+    try {
+      return isKeywordInput(input(req), from) ? 'jobs_search' : 'jobs_list';
+    } catch {
+      return otherwise;
+    }
+  };
+
+const query = (req: Request) => req.query as Record<string, unknown>;
+const body = (req: Request) => (req.body ?? {}) as Record<string, unknown>;
+
+export const ROUTES: readonly Route[] = [
+  { method: 'GET', path: '/v1/jobs', routeClass: listOrSearch(query, 'query'), handler: (h) => h.jobs.list },
+  { method: 'POST', path: '/v1/jobs/search', routeClass: listOrSearch(body, 'body'), handler: (h) => h.jobs.search },
+  { method: 'POST', path: '/v1/jobs/search/es_dsl', routeClass: listOrSearch((req) => translateEsDsl(req.body), 'body', 'jobs_search'), handler: (h) => h.jobs.esDsl },
+  { method: 'GET', path: '/v1/jobs/count', routeClass: 'jobs_count', handler: (h) => h.jobs.count },
+  { method: 'GET', path: '/v1/jobs/changes', routeClass: 'jobs_changes', handler: (h) => h.changes.list },
+  { method: 'POST', path: '/v1/jobs/exports', routeClass: 'exports', handler: (h) => h.exports.create },
+  { method: 'GET', path: '/v1/jobs/exports', routeClass: 'exports', handler: (h) => h.exports.list },
+  { method: 'GET', path: '/v1/jobs/exports/:exportId', routeClass: 'exports', handler: (h) => h.exports.one },
+  { method: 'GET', path: '/v1/jobs/exports/:exportId/files/:n', routeClass: 'exports', handler: (h) => h.exports.file },
+  { method: 'GET', path: '/v1/jobs/:jobId', routeClass: 'jobs_get', handler: (h) => h.jobs.one },
+  { method: 'GET', path: '/v1/companies', routeClass: 'companies', handler: (h) => h.companies.list },
+  { method: 'POST', path: '/v1/companies/search', routeClass: 'companies', handler: (h) => h.companies.search },
+  { method: 'GET', path: '/v1/companies/:companyId', routeClass: 'companies', handler: (h) => h.companies.one },
+  // GET /v1/jobs with company_id set by the path: priced as that list.
+  { method: 'GET', path: '/v1/companies/:companyId/jobs', routeClass: listOrSearch(query, 'query'), handler: (h) => h.jobs.companyJobs },
+  { method: 'PUT', path: '/v1/account/overage', routeClass: 'account', handler: (h) => h.account.putOverage },
+  { method: 'GET', path: '/v1/usage/requests', routeClass: 'usage', handler: (h) => h.usage.requests },
+  { method: 'GET', path: '/v1/usage/analytics', routeClass: 'usage', handler: (h) => h.usage.analytics },
+];
+
+const matchers = ROUTES.map((route) => ({
+  route,
+  pattern: new RegExp(`^${route.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`),
+  template: route.path.replace(/:([A-Za-z]+)/g, '{$1}'),
+}));
+
+/** The route of the request's method and path (GET's for a HEAD), if the API has one. */
+function routeOf(req: Request) {
+  const method = req.method === 'HEAD' ? 'GET' : req.method;
+  return matchers.find(({ route, pattern }) => route.method === method && pattern.test(req.path));
+}
+
+/** Whether the API has a route for the request's method and path. */
+export const isRoute = (req: Request): boolean => routeOf(req) !== undefined;
+
+/**
+ * A request's route template and class, from the route of its method and path (or of its path alone, for
+ * a method the path does not take: 405); an unknown path keeps its own path (cut to 200 characters).
+ */
+export function classify(req: Request): Omit<RequestInfo, 'requestId'> {
+  const found = routeOf(req) ?? matchers.find(({ pattern }) => pattern.test(req.path));
+  if (!found) return { method: req.method, route: req.path.slice(0, 200), routeClass: 'other', windowed: true };
+  const { routeClass } = found.route;
+  const classed = typeof routeClass === 'function' ? routeClass(req) : routeClass;
+  // Spec 4.10 rule 7: changing the overage setting is not counted against the request windows (it still
+  // counts one monthly request, as every call does: spec 8.3 rule 2).
+  return { method: req.method, route: found.template, routeClass: classed, windowed: !(classed === 'account' && req.method === 'PUT') };
+}
+
 export function mountRoutes(router: Router, ctx: AppContext): void {
-  const account = accountHandlers(ctx);
-  const jobs = jobHandlers(ctx, ctx.jobs, ctx.companies);
-  const companies = companyHandlers(ctx, ctx.companies);
-  const changes = changesHandlers(ctx);
-  const exports = exportHandlers(ctx);
-  const usage = usageHandlers(ctx);
-
-  router.get('/v1/jobs', jobs.list);
-  router.post('/v1/jobs/search', jobs.search);
-  router.post('/v1/jobs/search/es_dsl', jobs.esDsl);
-  router.get('/v1/jobs/count', jobs.count);
-  router.get('/v1/jobs/changes', changes.list);
-  router.post('/v1/jobs/exports', exports.create);
-  router.get('/v1/jobs/exports', exports.list);
-  router.get('/v1/jobs/exports/:exportId', exports.one);
-  router.get('/v1/jobs/exports/:exportId/files/:n', exports.file);
-  router.get('/v1/jobs/:jobId', jobs.one);
-
-  router.get('/v1/companies', companies.list);
-  router.post('/v1/companies/search', companies.search);
-  router.get('/v1/companies/:companyId', companies.one);
-  router.get('/v1/companies/:companyId/jobs', jobs.companyJobs);
-
-  router.put('/v1/account/overage', account.putOverage);
-
-  router.get('/v1/usage/requests', usage.requests);
-  router.get('/v1/usage/analytics', usage.analytics);
+  const handlers: Handlers = {
+    account: accountHandlers(ctx),
+    jobs: jobHandlers(ctx, ctx.jobs, ctx.companies),
+    companies: companyHandlers(ctx, ctx.companies),
+    changes: changesHandlers(ctx),
+    exports: exportHandlers(ctx),
+    usage: usageHandlers(ctx),
+  };
+  for (const route of ROUTES) router[route.method === 'GET' ? 'get' : route.method === 'POST' ? 'post' : 'put'](route.path, route.handler(handlers));
 }

@@ -159,6 +159,12 @@ export const hasRankedText = (f: JobFilters) => f.q !== undefined || f.title !==
 /** A keyword search (route class jobs_search, spec 8.4): a full-text filter of any kind. */
 export const isKeywordSearch = (f: JobFilters) => hasRankedText(f) || f.title_advanced !== undefined || f.description_advanced !== undefined;
 
+/** A list request's input (its query or body) without the list options: its filters. */
+export const filterInput = (input: Input): Input => Object.fromEntries(Object.entries(input).filter(([k]) => !(LIST_OPTIONS as readonly string[]).includes(k)));
+
+/** Whether a list request's input (its query or body) asks for a keyword search; throws as readFilters when its filters do not read. */
+export const isKeywordInput = (input: Input, from: 'query' | 'body'): boolean => isKeywordSearch(readFilters(filterInput(input), from));
+
 export function readListOptions(input: Input, filters: JobFilters, from: 'query' | 'body'): ListOptions {
   let fields: JobField[] | null = null;
   if (input.fields !== undefined) {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { openapi } from '../support/contract.js';
+import { ROUTES } from '../../src/http/routes.js';
 
 const SPEC_ROUTES = [
   'GET /v1/jobs',
@@ -43,6 +44,11 @@ describe('openapi.yaml', () => {
     expect(routes.filter((r) => r.includes(' /v1/')).sort()).to.deep.equal([...SPEC_ROUTES].sort());
     expect(routes).to.include('GET /healthz');
     expect((openapi as unknown as { info: { version: string } }).info.version).to.equal('0.1.0');
+  });
+
+  it('has each documented route once in the route table (src/http/routes.ts), which mounts and classes them', () => {
+    const table = ROUTES.map((r) => `${r.method} ${r.path.replace(/:([A-Za-z]+)/g, '{$1}')}`);
+    expect(table.sort()).to.deep.equal(documentedRoutes().filter((r) => r.includes(' /v1/')).sort());
   });
 
   it('has every documented route mounted in the app', async () => {

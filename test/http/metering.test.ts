@@ -281,6 +281,33 @@ describe('metering', function () {
       // A count is $0.02 per 1,000 (20 micro-USD), a keyword search $0.20 per 1,000 (200).
       expect(account!.prepaid).to.equal(1000 - 20 - 200);
     });
+    it('prices a request at admission as it is settled: a balance that pays a list and not a keyword search refuses the search before any work', async () => {
+      const { key, accountId, keyId } = await app.account({ plan: 'paid-5k', billing_model: 'requests' });
+      const company = (await app.api.get<{ data: { company_id: string }[] }>('/v1/companies?limit=1', { key })).body.data[0]!.company_id;
+      await settled();
+      await app.store.query('UPDATE key_days SET free_units = 10000 WHERE key_id = $1', [keyId]);
+      // 100 micro-USD pays a list (20) and not a keyword search (200).
+      await app.store.query('UPDATE accounts SET prepaid_micros = 100 WHERE account_id = $1', [accountId]);
+      const searches = [
+        app.api.get<ErrorBody>('/v1/jobs?q=experience&limit=1', { key, ...noWait }),
+        app.api.post<ErrorBody>('/v1/jobs/search', { q: 'experience', limit: 1 }, { key, ...noWait }),
+        app.api.post<ErrorBody>('/v1/jobs/search/es_dsl', { query: { match: { title: 'engineer' } }, size: 1 }, { key, ...noWait }),
+        app.api.get<ErrorBody>(`/v1/companies/${company}/jobs?q=experience&limit=1`, { key, ...noWait }),
+      ];
+      for (const search of await Promise.all(searches)) {
+        expect(search.status, search.text).to.equal(429);
+        expect(search.body.error.code).to.equal('rate_limited');
+      }
+      // The same routes without a keyword are lists, admitted and paid at the list price.
+      expect((await app.api.post('/v1/jobs/search', { limit: 1 }, { key })).status).to.equal(200);
+      expect((await app.api.get(`/v1/companies/${company}/jobs?limit=1`, { key })).status).to.equal(200);
+      await settled();
+      const [account] = await app.store.query<{ prepaid: number }>('SELECT prepaid_micros::int AS prepaid FROM accounts WHERE account_id = $1', [accountId]);
+      expect(account!.prepaid).to.equal(100 - 20 - 20);
+      // Refused at admission, the searches left no ledger row; a company's jobs are priced and recorded as a list.
+      expect((await ledger(accountId)).map((row) => `${row.route_class} ${row.status}`)).to.deep.equal(['companies 200', 'jobs_list 200', 'jobs_list 200']);
+    });
+
     it('charges every answer before it is sent: what the balance cannot pay is refused, gives its request back, and one job is never refused', async () => {
       const { key, accountId, keyId } = await app.account({ plan: 'paid-5k', billing_model: 'requests' });
       const list = await app.api.get<Page>('/v1/jobs?limit=1', { key });

@@ -3,15 +3,13 @@
 
 import type { Request, Response } from 'express';
 import { ApiError } from '../../errors.js';
-import { isKeywordSearch, LIST_OPTIONS, readFilters, readListOptions, type JobFilters } from '../../jobs/filters.js';
+import { filterInput, readFilters, readListOptions, type JobFilters } from '../../jobs/filters.js';
 import { GROUP_BY, type GroupBy, type JobsService } from '../../jobs/service.js';
 import type { JobsSnapshot } from '../../jobs/snapshot.js';
 import { translateEsDsl } from '../../jobs/es-dsl.js';
 import type { CompaniesService } from '../../companies/service.js';
 import type { AppContext } from '../../context.js';
 import { sendCharged, sendJson } from '../metering.js';
-
-const withoutOptions = (input: Record<string, unknown>) => Object.fromEntries(Object.entries(input).filter(([k]) => !(LIST_OPTIONS as readonly string[]).includes(k)));
 
 /** The request's query string as sent, with its "?" (empty without one): a redirect keeps it. */
 const queryString = (req: Request) => (req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '');
@@ -34,9 +32,7 @@ export function jobHandlers(ctx: AppContext, jobs: JobsService, companies: Compa
   const registry = () => ctx.publications.registry;
 
   async function list(route: string, input: Record<string, unknown>, from: 'query' | 'body', res: Response): Promise<void> {
-    const filters = readFilters(withoutOptions(input), from);
-    // The ledger's class, and the requests model's price: a keyword search, or a filtered list.
-    res.locals.routeClass = isKeywordSearch(filters) ? 'jobs_search' : 'jobs_list';
+    const filters = readFilters(filterInput(input), from);
     const options = readListOptions(input, filters, from);
     const page = await pinned(res, (s) => jobs.list(s, registry(), route, filters, options));
     await sendCharged(ctx, res, page.records, page.json);

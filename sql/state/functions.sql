@@ -15,6 +15,8 @@ DROP FUNCTION IF EXISTS meter_reserve(text, date, bigint, bigint);
 DROP FUNCTION IF EXISTS meter_admit(text, text, text, timestamptz, text, text, text, boolean, integer, integer, bigint, bigint, text, timestamptz, boolean, boolean, bigint, bigint);
 DROP FUNCTION IF EXISTS meter_admit(text, text, text, timestamptz, text, text, text, boolean, integer, integer, bigint, bigint, text, timestamptz, boolean, boolean, bigint, bigint, text);
 DROP FUNCTION IF EXISTS meter_admit(text, text, text, timestamptz, text, text, text, boolean, integer, integer, bigint, bigint, text, timestamptz, boolean, boolean, bigint, bigint, text, boolean);
+DROP FUNCTION IF EXISTS meter_settle(text, timestamptz, date, integer, text, bigint, bigint, bigint, bigint, boolean, boolean, text, text, boolean, bigint, bigint);
+DROP FUNCTION IF EXISTS meter_reserve(text, date, bigint, bigint, text, timestamptz, bigint);
 
 CREATE OR REPLACE FUNCTION meter_month(p_at timestamptz) RETURNS date
 LANGUAGE sql IMMUTABLE AS $$
@@ -60,8 +62,10 @@ $$;
 -- month and writes the request's ledger row, pending. Every call counts one monthly request (spec 8.3
 -- rule 2); a request outside the window (p_windowed false: PUT /v1/account/overage, spec 4.10 rule 7)
 -- takes none of the window. p_counted false takes nothing at all: a look at where the account stands
--- (MCP get_usage, run in a transaction that is rolled back). p_unit_micros: what one request unit of this route class costs (0: the
--- route is never paid for); p_prepaid_ok: the prepaid balance pays for one.
+-- (MCP get_usage, run in a transaction that is rolled back). Prices are the caller's (src/metering/meter.ts
+-- holds them): p_unit_micros is the least this request can cost in the requests model, one request unit
+-- of its class (0: never paid, as the account's settings, or no unit, as getting one job); p_prepaid_ok:
+-- the prepaid balance pays for it.
 -- p_node: the server admitting it, which settles it (or, if that server dies, another: meter_abandon).
 CREATE OR REPLACE FUNCTION meter_admit(
   p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text,
@@ -127,7 +131,7 @@ BEGIN
     v_outcome := 'window';
   ELSIF p_model = 'records' AND v_left <= 0 THEN
     v_outcome := 'requests';
-  ELSIF p_model = 'requests' AND v_left <= 0 AND p_class <> 'jobs_get' AND p_unit_micros > 0 AND NOT (p_prepaid_ok
+  ELSIF p_model = 'requests' AND v_left <= 0 AND p_unit_micros > 0 AND NOT (p_prepaid_ok
       OR (p_overage_on AND (p_overage_limit_cents IS NULL OR v_overage + p_unit_micros <= p_overage_limit_cents * 10000))) THEN
     v_outcome := 'daily';
   END IF;
@@ -158,8 +162,8 @@ BEGIN
 END
 $$;
 
--- Paid request units of the requests model cost 20 micro-USD each (filtered lists and counts) or 200
--- (keyword searches), 25 % less from the month's 1,000,000th paid unit and 50 % less from its 10,000,000th.
+-- Paid request units of the requests model cost p_unit_micros each (the caller's price of the route class),
+-- 25 % less from the month's 1,000,000th paid unit and 50 % less from its 10,000,000th.
 CREATE OR REPLACE FUNCTION meter_units_price(p_before bigint, p_units bigint, p_unit_micros bigint) RETURNS bigint
 LANGUAGE sql IMMUTABLE AS $$
   SELECT p_unit_micros * greatest(0, least(p_before + p_units, 1000000) - greatest(p_before, 0))
@@ -179,7 +183,8 @@ $$;
 CREATE OR REPLACE FUNCTION meter_settle(
   p_request text, p_at timestamptz, p_month date, p_status integer, p_class text, p_records bigint,
   p_allowance bigint, p_daily_free bigint, p_release bigint, p_force boolean, p_void boolean,
-  p_account text, p_model text, p_overage_enabled boolean, p_price bigint, p_limit_cents bigint
+  p_account text, p_model text, p_overage_enabled boolean, p_price bigint, p_limit_cents bigint,
+  p_units bigint, p_unit_micros bigint
 ) RETURNS TABLE (charged boolean, records_used bigint, records_reserved bigint, overage_micros bigint, settlement text)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
@@ -278,15 +283,15 @@ BEGIN
       v_settlement := CASE WHEN v_over > 0 THEN 'overage' ELSE 'included' END;
     END IF;
   ELSE
-    -- Requests model: getting one job never counts; a request counts one unit per 100 records, at least one.
+    -- Requests model: the request's units (p_units) at the price of its class (p_unit_micros), both the caller's.
     SELECT * INTO v_account FROM accounts WHERE account_id = p_account FOR UPDATE;
     SELECT api_key_id INTO v_key FROM ledger WHERE request_id = p_request;
-    v_units := CASE WHEN p_class = 'jobs_get' THEN 0 ELSE greatest(1, (p_records + 99) / 100) END;
+    v_units := p_units;
     INSERT INTO key_days AS k (key_id, day) VALUES (v_key, v_day)
     ON CONFLICT (key_id, day) DO UPDATE SET key_id = k.key_id
     RETURNING free_units INTO v_free;
     v_paid := greatest(0, v_units - greatest(0, p_daily_free - v_free));
-    v_billed := meter_units_price(v_m.paid_units, v_paid, CASE WHEN p_class = 'jobs_search' THEN 200 ELSE 20 END);
+    v_billed := meter_units_price(v_m.paid_units, v_paid, p_unit_micros);
     v_prepaid := least(v_billed, v_account.prepaid_micros);
     v_over := v_billed - v_prepaid;
     IF v_over > 0 AND NOT p_force AND NOT (v_account.overage_enabled AND (
@@ -338,10 +343,11 @@ $$;
 
 -- Sets `p_records` aside for an export, when the month can take them (reserved false otherwise).
 -- Records model: within the allowance, then overage within its limit. Requests model: the export's
--- request units (one per 100 records) past the key's free units of the day must be payable from the
--- prepaid balance or by overage within its limit, at today's prices; they are charged at completion.
+-- request units (p_units, the caller's count) past the key's free units of the day must be payable at
+-- p_unit_micros each from the prepaid balance or by overage within its limit; they are charged at completion.
 CREATE OR REPLACE FUNCTION meter_reserve(
-  p_account text, p_month date, p_records bigint, p_allowance bigint, p_key text, p_at timestamptz, p_daily_free bigint
+  p_account text, p_month date, p_records bigint, p_allowance bigint, p_key text, p_at timestamptz, p_daily_free bigint,
+  p_units bigint, p_unit_micros bigint
 ) RETURNS boolean
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -361,8 +367,8 @@ BEGIN
     END IF;
   ELSE
     SELECT coalesce(max(free_units), 0) INTO v_free FROM key_days WHERE key_id = p_key AND day = (p_at AT TIME ZONE 'UTC')::date;
-    v_paid := greatest(0, greatest(1, (p_records + 99) / 100) - greatest(0, p_daily_free - v_free));
-    v_over := greatest(0, meter_units_price(v_m.paid_units, v_paid, 20) - v_account.prepaid_micros);
+    v_paid := greatest(0, p_units - greatest(0, p_daily_free - v_free));
+    v_over := greatest(0, meter_units_price(v_m.paid_units, v_paid, p_unit_micros) - v_account.prepaid_micros);
     IF v_over > 0 AND NOT (v_account.overage_enabled AND (
       v_account.overage_limit_cents IS NULL OR v_m.overage_used_micros + v_over <= v_account.overage_limit_cents * 10000)) THEN
       RETURN false;

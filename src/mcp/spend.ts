@@ -5,7 +5,7 @@
 
 import { toApiError } from '../http/error-handler.js';
 import type { RouteClass, Standing } from '../metering/meter.js';
-import { unitMicros } from '../metering/meter.js';
+import { requestUnits, unitMicros } from '../metering/meter.js';
 import { dataLimitExceeded, refused } from '../metering/refusals.js';
 import type { AccountRow } from '../metering/accounts.js';
 import type { ToolCall } from './tool.js';
@@ -98,8 +98,8 @@ export function costOf(standing: Standing, account: AccountRow, routeClass: Rout
     const paid = beyond > 0 && account.overage_enabled;
     return { billing_model: 'records', requests: 1, records_at_most: records, paid, usd_at_most: paid ? dollars(beyond * price) : 0, note };
   }
-  // Requests model (spec 8.4): one unit per 100 records (at least one); getting one job never counts.
-  const units = routeClass === 'jobs_get' ? 0 : Math.max(1, Math.ceil(records / 100));
+  // Requests model (spec 8.4): the units the store will charge (src/metering/meter.ts).
+  const units = requestUnits(routeClass, records);
   const paidUnits = Math.max(0, units - standing.requestsLeft);
   const payable = Number(account.prepaid_micros) > 0 || account.overage_enabled;
   const note =

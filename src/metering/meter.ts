@@ -30,9 +30,24 @@ export function unitMicros(routeClass: RouteClass): number {
   return routeClass === 'jobs_search' ? 200 : 20;
 }
 
-const ADMIT = 'SELECT * FROM meter_admit($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)';
-const SETTLE = 'SELECT * FROM meter_settle($1, $2, $3::date, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)';
-const RESERVE = 'SELECT meter_reserve($1, $2::date, $3, $4, $5, $6, $7) AS reserved';
+/** Requests model (spec 8.4): the request units of an answer of `records` records, one per 100 (at least one); getting one job never counts. */
+export function requestUnits(routeClass: RouteClass, records: number): number {
+  return routeClass === 'jobs_get' ? 0 : Math.max(1, Math.ceil(records / 100));
+}
+
+/** Requests model: the least a request of `routeClass` can cost (its smallest answer's units), which admission asks to be payable. */
+const leastMicros = (routeClass: RouteClass) => requestUnits(routeClass, 0) * unitMicros(routeClass);
+
+/** A call of a store function with named arguments, in the order given. */
+const call = (fn: string, names: string[], casts: Record<string, string> = {}) =>
+  `${fn}(${names.map((name, i) => `${name} => $${i + 1}${casts[name] ?? ''}`).join(', ')})`;
+
+const ADMIT_ARGS = ['p_request', 'p_account', 'p_key', 'p_at', 'p_method', 'p_route', 'p_class', 'p_windowed', 'p_window_limit', 'p_window_seconds', 'p_plan_requests', 'p_daily_free', 'p_model', 'p_since', 'p_prepaid_ok', 'p_overage_on', 'p_overage_limit_cents', 'p_unit_micros', 'p_node', 'p_counted'];
+const ADMIT = `SELECT * FROM ${call('meter_admit', ADMIT_ARGS)}`;
+const SETTLE_ARGS = ['p_request', 'p_at', 'p_month', 'p_status', 'p_class', 'p_records', 'p_allowance', 'p_daily_free', 'p_release', 'p_force', 'p_void', 'p_account', 'p_model', 'p_overage_enabled', 'p_price', 'p_limit_cents', 'p_units', 'p_unit_micros'];
+const SETTLE = `SELECT * FROM ${call('meter_settle', SETTLE_ARGS, { p_month: '::date' })}`;
+const RESERVE_ARGS = ['p_account', 'p_month', 'p_records', 'p_allowance', 'p_key', 'p_at', 'p_daily_free', 'p_units', 'p_unit_micros'];
+const RESERVE = `SELECT ${call('meter_reserve', RESERVE_ARGS, { p_month: '::date' })} AS reserved`;
 const REFUND = 'SELECT meter_refund($1, $2) AS refunded';
 
 export interface RequestInfo {
@@ -99,7 +114,6 @@ interface SettleRow {
 export interface SettleOptions {
   status: number;
   records: number;
-  routeClass?: RouteClass;
   /** The month the records count in (default: the month of the request). */
   month?: string;
   /** Records reserved for an export, freed by this settlement. */
@@ -168,10 +182,10 @@ export class Meter {
       DAILY_FREE_UNITS,
       account.billing_model,
       account.created_at,
-      Number(account.prepaid_micros) >= unitMicros(info.routeClass),
+      Number(account.prepaid_micros) >= leastMicros(info.routeClass),
       account.overage_enabled,
       account.overage_limit_cents,
-      unitMicros(info.routeClass),
+      leastMicros(info.routeClass),
       this.nodeId,
       info.counted ?? true,
     ]);
@@ -269,7 +283,8 @@ export class Meter {
     await this.run(exp.request_id, new Date(exp.created_at), account, { routeClass: 'exports', month, ...options }, tx);
   }
 
-  private async run(requestId: string, at: Date, account: AccountRow, options: SettleOptions, db: Queryable = this.store): Promise<SettleRow> {
+  /** Settles request `requestId` at `routeClass`: the class it was admitted at (a request is priced once). */
+  private async run(requestId: string, at: Date, account: AccountRow, options: SettleOptions & { routeClass: RouteClass }, db: Queryable = this.store): Promise<SettleRow> {
     const [row] = await db.query<SettleRow>(SETTLE, [
       requestId,
       at,
@@ -287,6 +302,8 @@ export class Meter {
       account.overage_enabled,
       account.overage_price_micros,
       account.overage_limit_cents,
+      requestUnits(options.routeClass, options.records),
+      unitMicros(options.routeClass),
     ]);
     return row!;
   }
@@ -305,6 +322,16 @@ export class Meter {
  * cannot take them (records model) or nothing can pay for the export's request units (requests model).
  */
 export async function reserveRecords(tx: Queryable, caller: Caller, month: string, records: number, at: Date): Promise<boolean> {
-  const [row] = await tx.query<{ reserved: boolean }>(RESERVE, [caller.account.account_id, month, records, PLANS[caller.account.plan].monthlyRecords, caller.keyId, at, DAILY_FREE_UNITS]);
+  const [row] = await tx.query<{ reserved: boolean }>(RESERVE, [
+    caller.account.account_id,
+    month,
+    records,
+    PLANS[caller.account.plan].monthlyRecords,
+    caller.keyId,
+    at,
+    DAILY_FREE_UNITS,
+    requestUnits('exports', records),
+    unitMicros('exports'),
+  ]);
   return row!.reserved;
 }

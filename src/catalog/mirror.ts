@@ -12,14 +12,6 @@ import { exists, removeDeadTemporaries } from './files.js';
 import { catalogRoot, publishedNames, readCatalogManifest, registryRoot, servingFolder, snapshotDir } from './layout.js';
 
 const MANIFEST = 'manifest.json';
-/**
- * JSON Lines files (job documents, source data, feed events: most of a publication's bytes) are kept
- * gzip-compressed in the store as `<name>.gz`, about a fifth of their size: less to upload, store and
- * download. A copy is whole when it decompresses (gzip checks its CRC) to the size its manifest says.
- */
-const COMPRESSED = /\.jsonl$/;
-const GZ = '.gz';
-const storedName = (name: string) => (COMPRESSED.test(name) ? `${name}${GZ}` : name);
 /** Publications whose serving files are kept (the latest and those before it a lagging replica may still open). */
 const KEEP_SERVING = 3;
 /** Files copied at once. */
@@ -81,15 +73,10 @@ export class PublicationMirror {
     const sizes = new Map(objects.map((o) => [o.key, o.size]));
     // An older publication's serving files may have been pruned (all of them): a server builds them again.
     const pruned = !objects.some((o) => o.key.startsWith(`${prefix}serving/`));
-    const expected = new Map<string, number>();
     for (const [name, { bytes }] of Object.entries(listed.files ?? {})) {
       const key = `${prefix}${name}`;
       if (pruned && name.startsWith('serving/')) continue;
-      if (!wanted(key)) continue;
-      expected.set(key, bytes);
-      // A compressed copy is checked once decompressed (below); a publication from before compression has the file itself.
-      if (sizes.has(`${key}${GZ}`)) continue;
-      if (sizes.get(key) !== bytes) throw new Error(`${this.store.location}${key} is ${sizes.has(key) ? `${sizes.get(key)} bytes where its manifest says ${bytes}` : 'missing'}: the publication is not whole`);
+      if (wanted(key) && sizes.get(key) !== bytes) throw new Error(`${this.store.location}${key} is ${sizes.has(key) ? `${sizes.get(key)} bytes where its manifest says ${bytes}` : 'missing'}: the publication is not whole`);
     }
     // What a node killed mid-copy left.
     for (const folder of ['', 'serving', 'feed']) await removeDeadTemporaries(join(local(prefix), folder));
@@ -98,16 +85,8 @@ export class PublicationMirror {
     for (let next = 0; next < files.length; ) {
       await Promise.all(
         files.slice(next, (next += PARALLEL)).map(async (object) => {
-          const gzip = object.key.endsWith(GZ) && expected.has(object.key.slice(0, -GZ.length));
-          const key = gzip ? object.key.slice(0, -GZ.length) : object.key;
-          const localSize = () => stat(local(key)).then((s) => s.size, () => -1);
-          const size = gzip ? expected.get(key)! : object.size;
-          if ((await localSize()) === size) return;
-          await this.store.getFile(object.key, local(key), { gzip });
-          if (gzip && (await localSize()) !== size) {
-            await rm(local(key), { force: true });
-            throw new Error(`${this.store.location}${object.key} decompresses to another size than the ${size} bytes its manifest says: the publication is not whole`);
-          }
+          const size = await stat(local(object.key)).then((s) => s.size, () => -1);
+          if (size !== object.size) await this.store.getFile(object.key, local(object.key));
         }),
       );
     }
@@ -125,12 +104,7 @@ export class PublicationMirror {
     if (!this.remote) return;
     const local = (name: string) => join(this.snapshotsDir, ...prefix.split('/'), ...name.split('/'));
     const ordered = [...files.filter((f) => f !== MANIFEST), ...files.filter((f) => f === MANIFEST)];
-    for (const name of ordered) await this.upload(`${prefix}${name}`, local(name));
-  }
-
-  /** Uploads the file at `path` as the publication file `key` (catalog/<watermark>/<name>): compressed when it is JSON Lines. */
-  async upload(key: string, path: string): Promise<void> {
-    await this.store.putFile(storedName(key), path, { gzip: COMPRESSED.test(key) });
+    for (const name of ordered) await this.store.putFile(`${prefix}${name}`, local(name));
   }
 
   /**

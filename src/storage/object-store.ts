@@ -9,7 +9,6 @@ import { copyFile, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/pr
 import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGunzip, createGzip } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import {
   DeleteObjectsCommand,
@@ -46,9 +45,9 @@ export interface ObjectStore {
   get(key: string): Promise<Buffer | null>;
   put(key: string, body: string | Buffer): Promise<void>;
   /** Stores the file at `path` as `key` (a large file goes up in parts). */
-  putFile(key: string, path: string, options?: TransferOptions): Promise<void>;
+  putFile(key: string, path: string): Promise<void>;
   /** Copies the object to the file `path` (through a temporary beside it); false when there is none. */
-  getFile(key: string, path: string, options?: TransferOptions): Promise<boolean>;
+  getFile(key: string, path: string): Promise<boolean>;
   /** The object's size, or null when there is none. */
   size(key: string): Promise<number | null>;
   /** A stream of the object (or of `range` of it), or null when there is none. */
@@ -57,37 +56,6 @@ export interface ObjectStore {
   list(prefix: string): Promise<StoredObject[]>;
   /** Deletes the objects; one already gone is no error. */
   delete(keys: string[]): Promise<void>;
-}
-
-export interface TransferOptions {
-  /** The object holds the file gzip-compressed: compressed on the way in, decompressed on the way out. */
-  gzip?: boolean;
-}
-
-/** Fast compression: the files compressed are JSON Lines, which level 1 already shrinks about fivefold. */
-const GZIP = { level: 1 };
-
-/** The file at `path`, gzip-compressed as it is read when `gzip`; a read error ends the stream with it. */
-function fileStream(path: string, gzip = false): Readable {
-  const file = createReadStream(path);
-  if (!gzip) return file;
-  const compressed = createGzip(GZIP);
-  file.on('error', (error) => compressed.destroy(error));
-  return file.pipe(compressed);
-}
-
-/** Writes `source` (decompressed when `gzip`) to `path` through a temporary beside it. */
-async function writeStream(source: Readable, path: string, gzip = false): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.tmp-${process.pid}-x${randomBytes(4).toString('hex')}`;
-  try {
-    if (gzip) await pipeline(source, createGunzip(), createWriteStream(temporary));
-    else await pipeline(source, createWriteStream(temporary));
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
 }
 
 /** Temporaries of the folder store end with this, then the writer's pid and a random tag. */
@@ -113,25 +81,19 @@ export class FolderStore implements ObjectStore {
     await writeAtomically(this.path(key), body);
   }
 
-  async putFile(key: string, path: string, options: TransferOptions = {}): Promise<void> {
+  async putFile(key: string, path: string): Promise<void> {
     const target = this.path(key);
     if (target === path) return;
     await mkdir(dirname(target), { recursive: true });
     const temporary = `${target}.tmp-${process.pid}-x${randomBytes(4).toString('hex')}`;
-    if (options.gzip) await pipeline(fileStream(path, true), createWriteStream(temporary));
-    else await copyFile(path, temporary);
+    await copyFile(path, temporary);
     await fsyncPath(temporary);
     await rename(temporary, target);
   }
 
-  async getFile(key: string, path: string, options: TransferOptions = {}): Promise<boolean> {
+  async getFile(key: string, path: string): Promise<boolean> {
     const source = this.path(key);
     if (source === path) return stat(path).then(() => true, () => false);
-    if ((await this.size(key)) === null) return false;
-    if (options.gzip) {
-      await writeStream(createReadStream(source), path, true);
-      return true;
-    }
     await mkdir(dirname(path), { recursive: true });
     const temporary = `${path}.tmp-${process.pid}-x${randomBytes(4).toString('hex')}`;
     try {
@@ -231,22 +193,29 @@ export class S3Store implements ObjectStore {
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(key), Body: body }));
   }
 
-  async putFile(key: string, path: string, options: TransferOptions = {}): Promise<void> {
+  async putFile(key: string, path: string): Promise<void> {
     const { size } = await stat(path);
-    if (size < PART_BYTES && !options.gzip) {
+    if (size < PART_BYTES) {
       await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(key), Body: await readFile(path) }));
       return;
     }
     // A multipart upload that fails is aborted by the library; one whose process dies is left to the
     // bucket's lifecycle rule (docs/deployment.md) and to cleanup by the next publish.
-    // A compressed file's length is known once compressed: the library buffers parts (one part: one PUT).
-    await new Upload({ client: this.client, params: { Bucket: this.bucket, Key: this.key(key), Body: fileStream(path, options.gzip) }, partSize: PART_BYTES, queueSize: 4 }).done();
+    await new Upload({ client: this.client, params: { Bucket: this.bucket, Key: this.key(key), Body: createReadStream(path) }, partSize: PART_BYTES, queueSize: 4 }).done();
   }
 
-  async getFile(key: string, path: string, options: TransferOptions = {}): Promise<boolean> {
+  async getFile(key: string, path: string): Promise<boolean> {
     const body = await this.read(key);
     if (!body) return false;
-    await writeStream(body, path, options.gzip);
+    await mkdir(dirname(path), { recursive: true });
+    const temporary = `${path}.tmp-${process.pid}-x${randomBytes(4).toString('hex')}`;
+    try {
+      await pipeline(body, createWriteStream(temporary));
+      await rename(temporary, path);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
     return true;
   }
 

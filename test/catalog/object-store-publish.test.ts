@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { publish } from '../../src/catalog/publish/publish.js';
@@ -72,20 +72,13 @@ describe('publishing into an object store', function () {
       'catalog/LATEST',
       `catalog/${w1}/manifest.json`,
       `catalog/${w1}/jobs.parquet`,
-      `catalog/${w1}/serving/documents.jsonl.gz`,
+      `catalog/${w1}/serving/documents.jsonl`,
       `catalog/${w1}/serving/title.index`,
       `catalog/${w1}/serving/description.index`,
-      `catalog/${w1}/feed/events.jsonl.gz`,
+      `catalog/${w1}/feed/events.jsonl`,
       `catalog/${w1}/feed/index.parquet`,
     ]);
     expect(keys.some((k) => k.startsWith(`pipeline/${w1}/`))).to.equal(true);
-    // JSON Lines go up compressed, and come back whole.
-    const documents = join(first.snapshotsDir, 'catalog', w1, 'serving', 'documents.jsonl');
-    const stored = (await s3.store('chain').size(`catalog/${w1}/serving/documents.jsonl.gz`))!;
-    expect(stored).to.be.below((await stat(documents)).size / 3);
-    const copy = join(root, 'documents.copy');
-    expect(await s3.store('chain').getFile(`catalog/${w1}/serving/documents.jsonl.gz`, copy, { gzip: true })).to.equal(true);
-    expect((await readFile(copy)).equals(await readFile(documents))).to.equal(true);
 
     // The first publisher's disk is lost: a new node publishes the next day from what the store holds.
     await rm(join(root, 'publisher-1'), { recursive: true, force: true });

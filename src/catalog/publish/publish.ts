@@ -130,11 +130,11 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
     // publisher's state at once, the serving files as they are built); the manifests go last.
     const catalogKey = (name: string) => `catalog/${watermark}/${name}`;
     if (mirror.remote) {
-      for (const name of await filesUnder(stateTmp)) uploads.add(() => stores.data.putFile(`pipeline/${watermark}/${name}`, join(stateTmp, ...name.split('/'))));
-      for (const name of await filesUnder(snapshotTmp)) if (name !== 'manifest.json') uploads.add(() => mirror.upload(catalogKey(name), join(snapshotTmp, name)));
+      for (const name of await filesUnder(stateTmp)) uploads.add(stores.data, `pipeline/${watermark}/${name}`, join(stateTmp, ...name.split('/')));
+      for (const name of await filesUnder(snapshotTmp)) if (name !== 'manifest.json') uploads.add(mirror.store, catalogKey(name), join(snapshotTmp, name));
     }
     await buildServingFiles(snapshotTmp, manifest, options.threads ?? 2, (name) => {
-      if (mirror.remote) uploads.add(() => mirror.upload(catalogKey(name), join(snapshotTmp, ...name.split('/'))));
+      if (mirror.remote) uploads.add(mirror.store, catalogKey(name), join(snapshotTmp, ...name.split('/')));
     });
     if (mirror.remote) {
       progress.step('upload', `waiting for the uploads of ${uploads.size} files to ${stores.publications.location}`);
@@ -235,8 +235,8 @@ class Uploads {
     return this.started.length;
   }
 
-  add(transfer: () => Promise<void>): void {
-    const upload = this.limit(transfer);
+  add(store: ObjectStore, key: string, path: string): void {
+    const upload = this.limit(() => store.putFile(key, path));
     upload.catch(() => undefined); // reported by done()
     this.started.push(upload);
   }

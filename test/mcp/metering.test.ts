@@ -146,6 +146,33 @@ describe('MCP metering, confirmation and sessions', function () {
       expect(await month(accountId)).to.include({ records: 5009, overage: 18_000 });
     });
 
+    it('previews what the store then charges, tool by tool, in the requests model', async () => {
+      const { keyId, accountId, call } = await agent({ plan: 'paid-25k', billing_model: 'requests' });
+      await app.store.query('INSERT INTO key_days (key_id, day, free_units) VALUES ($1, $2::date, 10000)', [keyId, '2026-11-25']);
+      await app.store.query('UPDATE accounts SET prepaid_micros = 1000000 WHERE account_id = $1', [accountId]);
+      output(await call('set_confirmation_level', { level: 'always' }));
+      const prepaid = async () => {
+        await app.service.ctx.meter.idle();
+        return Number((await app.store.query<{ p: string }>('SELECT prepaid_micros AS p FROM accounts WHERE account_id = $1', [accountId]))[0]!.p);
+      };
+      const jobId = (output<{ jobs: { job_id: string }[] }>(await call('search_jobs', { limit: 1, confirm: true })).jobs[0]!).job_id;
+      const calls: [string, Record<string, unknown>, number][] = [
+        ['search_jobs', { limit: 25 }, 20], // a list: one unit at $0.02 per 1,000
+        ['search_jobs', { q: 'engineer', limit: 5 }, 200], // a keyword search: $0.20 per 1,000
+        ['count_jobs', {}, 20],
+        ['get_job', { job_id: jobId }, 0], // one job never counts
+      ];
+      for (const [tool, args, micros] of calls) {
+        const asked = output<Answer>(await call(tool, args));
+        expect(asked.status, tool).to.equal('confirmation_required');
+        const before = await prepaid();
+        expect(output<Answer>(await call(tool, { ...args, confirm: true })).status, tool).to.equal('done');
+        const charged = before - (await prepaid());
+        expect(charged, `${tool} ${JSON.stringify(args)}`).to.equal(micros);
+        expect(Math.round(asked.cost!.usd_at_most * 1e6), `${tool} preview`).to.equal(charged);
+      }
+    });
+
     it('never: spends without asking; the requests model prices paid units', async () => {
       const { keyId, call } = await agent({ plan: 'paid-25k', billing_model: 'requests' });
       await app.store.query('INSERT INTO key_days (key_id, day, free_units) VALUES ($1, $2::date, 10000)', [keyId, '2026-11-25']);

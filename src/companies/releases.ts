@@ -10,7 +10,8 @@ import type { ReleaseOpener } from '../catalog/watcher.js';
 import { namedQueries } from '../db/sql-files.js';
 import { invalidRequest } from '../errors.js';
 import type { QueryEngine } from '../jobs/engine.js';
-import { fill, quote } from '../jobs/snapshot.js';
+import { fill } from '../jobs/snapshot.js';
+import { sqlString as quote } from '../db/sql-literal.js';
 import { KEEP_RELEASES } from '../catalog/publish/registry.js';
 
 const SQL = namedQueries('serve/companies.sql', ['companies', 'redirects', 'page', 'one']);

@@ -1,6 +1,7 @@
 // DuckDB for batch work (publishing, reports): one instance with bounded threads, memory and spill folder.
 
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { sqlString } from './sql-literal.js';
 
 export interface DuckOptions {
   /** A database file; in memory when undefined. */
@@ -54,7 +55,7 @@ export class Duck {
 /** A SQL literal for a string or number parameter. */
 function literal(value: DuckDBValue): string {
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  if (typeof value === 'string') return `'${value.replace(/'/g, "''")}'`;
+  if (typeof value === 'string') return sqlString(value);
   throw new Error(`cannot inline ${typeof value} into SQL`);
 }
 

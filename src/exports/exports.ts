@@ -20,6 +20,7 @@ import type { Caller } from '../metering/keys.js';
 import { reserveRecords } from '../metering/meter.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { normalised, readExportRequest, type ExportRequest } from './request.js';
+import { UUID } from '../shared/ids.js';
 
 export const SQL = namedQueries('state/exports.sql', ['insert', 'active', 'get', 'list', 'claim', 'renew', 'file_done', 'queued', 'for_update', 'complete', 'fail', 'due_to_expire', 'expire', 'release_leases']);
 
@@ -211,7 +212,6 @@ export class Exports {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 async function activeExport(tx: Queryable, accountId: string): Promise<boolean> {
   return (await tx.query(SQL.active, [accountId])).length > 0;

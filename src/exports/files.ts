@@ -13,6 +13,7 @@ import type { QueryEngine } from '../jobs/engine.js';
 import type { JobsService } from '../jobs/service.js';
 import type { JobsSnapshot } from '../jobs/snapshot.js';
 import type { ExportRequest } from './request.js';
+import { sqlString } from '../db/sql-literal.js';
 
 /** Jobs rendered at a time: the event loop answers other requests between batches. */
 const BATCH = 500;
@@ -62,7 +63,7 @@ async function writeParquet(engine: QueryEngine, s: JobsSnapshot, request: Expor
         SELECT unnest(job_document(n)), d.pos FROM ${s.prefix}numbered n
         JOIN (SELECT unnest(${list}) AS doc, generate_subscripts(${list}, 1) AS pos) d ON d.doc = n.doc
       ) ORDER BY pos
-    ) TO '${path.replace(/'/g, "''")}' (FORMAT parquet, COMPRESSION zstd)`),
+    ) TO ${sqlString(path)} (FORMAT parquet, COMPRESSION zstd)`),
   );
 }
 

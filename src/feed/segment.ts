@@ -11,6 +11,7 @@ import { namedQueries, namedScripts } from '../db/sql-files.js';
 import type { QueryEngine } from '../jobs/engine.js';
 import { removeDeadTemporaries } from '../catalog/files.js';
 import { lineFile, readLines, writeOnce, type LineFile } from '../jobs/line-file.js';
+import { sqlString as quote } from '../db/sql-literal.js';
 
 const SQL = namedQueries('serve/events.sql', ['lines', 'source_data', 'index']);
 const { macros: MACROS } = namedScripts('serve/catalog.sql', ['macros']);
@@ -40,7 +41,6 @@ export interface FeedSegment {
   close(): Promise<void>;
 }
 
-const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /**
  * The segment of the publication in `dir`, its files in `folder` (built there unless they are).

@@ -4,8 +4,8 @@
 
 import type { NextFunction, Request, Response } from 'express';
 import { deref, operationOf, uuidPattern, type Node, type Operation } from './operations.js';
+import { ANY_CASE_UUID } from '../shared/ids.js';
 
-const ANY_CASE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const isUpperUuid = (value: unknown): value is string => typeof value === 'string' && ANY_CASE_UUID.test(value) && value !== value.toLowerCase();
 

@@ -1,6 +1,8 @@
 // The es_dsl query fields (spec 4.4): each field, the clauses it accepts and the filter of POST
 // /v1/jobs/search it becomes. The translator (es-dsl.ts) and the openapi.yaml table read this one.
 
+import { UUID } from '../shared/ids.js';
+
 export type Kind = 'text' | 'contains' | 'value' | 'anyOf' | 'flag' | 'date' | 'pay' | 'exists';
 export interface Check {
   ok: (value: string) => boolean;
@@ -43,7 +45,7 @@ export const ES_DSL_FIELDS: Readonly<Record<string, EsDslField>> = {
   title: { kind: 'text', filter: 'title_advanced', phrase: 'title' },
   description: { kind: 'text', filter: 'description_advanced', exists: 'has_description' },
   employer_name: { kind: 'contains', filter: 'company', check: text },
-  company_id: { kind: 'value', filter: 'company_id', check: pattern(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'a lowercase UUID (a clause value is matched as written: write its hex digits in lower case)'), exists: 'company_linked' },
+  company_id: { kind: 'value', filter: 'company_id', check: pattern(UUID, 'a lowercase UUID (a clause value is matched as written: write its hex digits in lower case)'), exists: 'company_linked' },
   locations: { kind: 'exists', exists: 'has_location' },
   'locations.city': { kind: 'contains', filter: 'city', check: text },
   'locations.state': { kind: 'value', filter: 'state', check: pattern(/^[A-Za-z]{2}$/, 'a two-letter subdivision code', upper) },

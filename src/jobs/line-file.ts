@@ -6,14 +6,13 @@ import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/pro
 import { dirname } from 'node:path';
 import { exists } from '../catalog/files.js';
 import type { QueryEngine } from './engine.js';
+import { sqlString } from '../db/sql-literal.js';
 
 export interface LineFile {
   handle: FileHandle;
   /** Where each line starts and, at [lines], where the file ends. */
   offsets: Float64Array;
 }
-
-const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /**
  * A JSON Lines file of `lines` lines at `path`, written by `copy` (a DuckDB COPY with an {out} hole) when
@@ -33,7 +32,7 @@ export async function writeOnce(engine: QueryEngine, path: string, copy: string)
   if (await exists(path)) return;
   await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.tmp-${process.pid}`;
-  await engine.withConnection((c) => c.run(copy.replace('{out}', quote(tmp))));
+  await engine.withConnection((c) => c.run(copy.replace('{out}', sqlString(tmp))));
   await rename(tmp, path);
 }
 

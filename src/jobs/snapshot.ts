@@ -18,13 +18,12 @@ import { writeIndexFile } from '../search/index-file.js';
 import type { IndexJob, IndexResult } from '../search/index-worker.js';
 import type { QueryEngine } from './engine.js';
 import { withProgress, type OpenProgress, type ProgressOptions, type Step } from './open-progress.js';
+import { sqlString as quote } from '../db/sql-literal.js';
 
 const SQL = namedQueries('serve/catalog.sql', ['files', 'numbered', 'postings', 'locations', 'codes', 'masks', 'jobs', 'redirects', 'withdrawn', 'documents', 'source_data', 'texts']);
 const { macros: MACROS } = namedScripts('serve/catalog.sql', ['macros']);
 /** In creation order; `numbered` is a view over the jobs files, the others are tables. */
 const TABLES = ['files', 'numbered', 'postings', 'locations', 'codes', 'masks', 'jobs', 'redirects', 'withdrawn'] as const;
-
-export const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /** Fills the {name} holes of a serving statement with table prefixes and quoted paths. */
 export function fill(sql: string, values: Record<string, string>): string {

@@ -7,8 +7,8 @@ import type { ChangesRequest } from '../../feed/feed.js';
 import { parseDateTime } from '../../query/dates.js';
 import type { AppContext } from '../../context.js';
 import { sendCharged } from '../metering.js';
+import { UUID } from '../../shared/ids.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function changesHandlers(ctx: AppContext) {
   return {

@@ -49,6 +49,11 @@ export class ApiError extends Error {
   }
 }
 
+/** What was thrown, as the API answers it: an ApiError as it is, anything else an internal error. */
+export function asApiError(error: unknown): ApiError {
+  return error instanceof ApiError ? error : new ApiError('internal_error');
+}
+
 export function invalidRequest(message: string): ApiError {
   return new ApiError('invalid_request', message);
 }

@@ -8,7 +8,7 @@ import { openCore, type Core, type CoreOptions } from './core.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { HttpServer, type DrainReport } from './http/connections.js';
-import { McpHttpSessions } from './mcp/http.js';
+import { McpHttpSessions } from './http/mcp.js';
 
 export interface Service extends Omit<Core, 'close'> {
   url: string;

@@ -10,7 +10,7 @@ import express from 'express';
 import { apiKeyAuth } from './auth.js';
 import { compressJson } from './compression.js';
 import { crossOrigin } from './cors.js';
-import type { McpHttpSessions } from '../mcp/http.js';
+import type { McpHttpSessions } from './mcp.js';
 import { admission } from './metering.js';
 import type { AppContext } from '../context.js';
 import { edgeInput } from './edge-input.js';

@@ -5,7 +5,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../errors.js';
 import { authenticate, type Caller } from '../metering/keys.js';
 import type { AppContext } from '../context.js';
-import { throttlesOf } from './throttles.js';
+import { throttlesOf } from '../shared/throttles.js';
 
 const BEARER = /^Bearer +(\S+) *$/i;
 

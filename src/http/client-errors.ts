@@ -6,7 +6,7 @@ import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { ApiError, errorBody, invalidRequest, type ErrorCode } from '../errors.js';
-import { newRequestId } from './request-id.js';
+import { newRequestId } from '../shared/ids.js';
 import { LineBudget } from './request-log.js';
 
 /** Node's limit on the request line and headers together (--max-http-header-size). */

@@ -5,7 +5,7 @@
 
 import cors from 'cors';
 import type { NextFunction, Request, Response } from 'express';
-import { documentedHeaders } from './operations.js';
+import { documentedHeaders } from '../shared/contract.js';
 
 /** Headers a browser reads without being told (CORS-safelisted response headers). */
 const SAFELISTED = ['cache-control', 'content-language', 'content-length', 'content-type', 'expires', 'last-modified', 'pragma'];

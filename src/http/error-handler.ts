@@ -2,7 +2,7 @@
 
 import type { NextFunction, Request, Response } from 'express';
 import type { AppContext } from '../context.js';
-import { ApiError, errorBody, invalidRequest } from '../errors.js';
+import { ApiError, asApiError, errorBody, invalidRequest } from '../errors.js';
 import { settleError } from './metering.js';
 import { bodyTooLarge } from './json-body.js';
 import { requestIdOf } from './request-id.js';
@@ -58,7 +58,7 @@ export function toApiError(error: unknown): ApiError {
         if (error.status < 500) return invalidRequest(validationMessage(error));
     }
   }
-  return new ApiError('internal_error');
+  return asApiError(error);
 }
 
 export function errorHandler(ctx: AppContext) {

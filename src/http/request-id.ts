@@ -1,11 +1,7 @@
 // Gives every request an id, sent back as X-Request-Id and quoted in error bodies and log lines.
 
-import { randomBytes } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-
-export function newRequestId(): string {
-  return `req_${randomBytes(12).toString('base64url')}`;
-}
+import { newRequestId } from '../shared/ids.js';
 
 export function requestId() {
   return (req: Request, res: Response, next: NextFunction): void => {

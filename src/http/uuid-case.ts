@@ -3,7 +3,7 @@
 // property whose schema is the contract's Uuid), so 0B6F3C1E-… finds the same job as 0b6f3c1e-….
 
 import type { NextFunction, Request, Response } from 'express';
-import { deref, operationOf, uuidPattern, type Node, type Operation } from './operations.js';
+import { deref, operationOf, uuidPattern, type Node, type Operation } from '../shared/contract.js';
 import { ANY_CASE_UUID } from '../shared/ids.js';
 
 

@@ -5,7 +5,7 @@
 import type { Request } from 'express';
 import { DATE_OR_DATE_TIME, JOB_FIELDS } from '../jobs/filters.js';
 import { suggestName, nearestRoute } from './did-you-mean.js';
-import { deref, operationOf, operations, refName, uuidPattern, type Node, type Operation } from './operations.js';
+import { deref, operationOf, operations, refName, uuidPattern, type Node, type Operation } from '../shared/contract.js';
 
 export interface ValidatorError {
   status: number;

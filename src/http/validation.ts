@@ -7,10 +7,10 @@ import { ApiError, invalidRequest } from '../errors.js';
 import { hasAtMostTwoDecimals } from '../metering/money.js';
 import { isDateOrDateTime } from '../query/dates.js';
 import { nearestRoute, routesUnder } from './did-you-mean.js';
-import { allowedMethods, contract, deref, operationOf, operations, operationsAt, type Node } from './operations.js';
+import { allowedMethods, contract, deref, operationOf, operations, operationsAt, type Node } from '../shared/contract.js';
 import { inWords, type ValidatorError } from './validation-words.js';
 
-export { OPENAPI_FILE } from './operations.js';
+export { OPENAPI_FILE } from '../shared/contract.js';
 
 /**
  * The spec the validator is given. Ajv checks `multipleOf: 0.01` by floating-point division and so

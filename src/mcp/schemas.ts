@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { OPENAPI_FILE } from '../http/validation.js';
+import { OPENAPI_FILE } from '../shared/contract.js';
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -7,10 +7,9 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { AppContext } from '../context.js';
-import { errorBody, invalidRequest, type ApiError } from '../errors.js';
-import { toApiError } from '../http/error-handler.js';
-import { newRequestId } from '../http/request-id.js';
-import { throttlesOf, type ThrottleName } from '../http/throttles.js';
+import { asApiError, errorBody, invalidRequest, type ApiError } from '../errors.js';
+import { newRequestId } from '../shared/ids.js';
+import { throttlesOf, type ThrottleName } from '../shared/throttles.js';
 import type { Caller } from '../metering/keys.js';
 import { isDateOrDateTime } from '../query/dates.js';
 import type { McpSession } from './session.js';
@@ -113,7 +112,7 @@ async function callTool(options: McpServerOptions, entries: Map<string, Entry>, 
     log({ status: 'ok' });
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (error) {
-    const apiError = toApiError(error);
+    const apiError = asApiError(error);
     if (apiError.code === 'internal_error') ctx.logger.error({ err: error, request_id: requestId, tool: entry.tool.name }, 'mcp tool call failed');
     log({ status: apiError.status, code: apiError.code });
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(toolError(apiError, requestId)) }] };

@@ -3,12 +3,12 @@
 // tools take none. With the session's confirmation level asking for it, a spending call first answers
 // with its cost and runs only when called again with confirm: true.
 
-import { toApiError } from '../http/error-handler.js';
 import type { RouteClass, Standing } from '../metering/meter.js';
 import { requestUnits, unitMicros } from '../metering/meter.js';
 import { dataLimitExceeded, refused } from '../metering/refusals.js';
 import type { AccountRow } from '../metering/accounts.js';
 import type { ToolCall } from './tool.js';
+import { asApiError } from '../errors.js';
 
 export interface Spending {
   tool: string;
@@ -58,7 +58,7 @@ export async function spend(call: ToolCall, spending: Spending, work: () => Prom
     return { status: 'done', ...spent.output, ...kept, charged: { requests: 1, records: spent.records } };
   } catch (error) {
     await spent?.drop?.();
-    if (!ticket.settled) await ctx.meter.settle(ticket, { status: toApiError(error).status, records: 0 });
+    if (!ticket.settled) await ctx.meter.settle(ticket, { status: asApiError(error).status, records: 0 });
     throw error;
   }
 }

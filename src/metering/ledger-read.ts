@@ -4,7 +4,21 @@
 
 import { listValue } from '@duckdb/node-api';
 import type { QueryEngine } from '../jobs/engine.js';
-import type { EventFilter } from './ledger.js';
+
+export interface EventFilter {
+  accountId: string;
+  start: Date | null;
+  end: Date | null;
+  routeClass: string | null;
+  apiKeyId: string | null;
+  /** Only rows admitted up to this seq and this instant (a cursor's frozen membership). */
+  highWater: number;
+  capturedAt: Date;
+  /** Only rows before this seq (the cursor position); Infinity from the first. */
+  before: number;
+  /** The listing request's own row, left out. */
+  exclude: string;
+}
 
 /**
  * Segment files as one table. Not hive partitioning: the day=/month= folders would add a column of their

@@ -11,7 +11,9 @@ import type { Queryable, StateStore } from '../db/state-store.js';
 import { ApiError } from '../errors.js';
 import type { QueryEngine } from '../jobs/engine.js';
 import { SegmentFiles, type LedgerPlace, type SegmentRef } from './ledger-files.js';
-import { readDaily, readEvents, type SegmentDay } from './ledger-read.js';
+import { readDaily, readEvents, type EventFilter, type SegmentDay } from './ledger-read.js';
+
+export type { EventFilter } from './ledger-read.js';
 import { LedgerSegments, type Crash } from './ledger-segments.js';
 
 const SQL = namedQueries('state/ledger.sql', ['high_water', 'page', 'event_segments', 'durable_segments', 'daily', 'known_segments']);
@@ -31,20 +33,6 @@ export interface LedgerEvent {
   settlement_status: string;
 }
 
-export interface EventFilter {
-  accountId: string;
-  start: Date | null;
-  end: Date | null;
-  routeClass: string | null;
-  apiKeyId: string | null;
-  /** Only rows admitted up to this seq and this instant (a cursor's frozen membership). */
-  highWater: number;
-  capturedAt: Date;
-  /** Only rows before this seq (the cursor position); Infinity from the first. */
-  before: number;
-  /** The listing request's own row, left out. */
-  exclude: string;
-}
 
 export interface DailyRow {
   date: string;

@@ -1,7 +1,7 @@
 // A query as PostgreSQL sees it: printed as a tsquery literal, and evaluated against one document with exactly
 // the semantics of `tsvector @@ tsquery` (the reference the inverted-index evaluator is tested against).
 
-import type { Query } from './query.js';
+import type { Query } from './query-ast.js';
 
 // Operator priorities of PostgreSQL's tsquery output (tsquery.c): they decide where parentheses go.
 const PRIORITY = { not: 4, phrase: 3, and: 2, or: 1 } as const;

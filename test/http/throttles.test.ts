@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Logger } from 'pino';
 import { LineBudget } from '../../src/http/request-log.js';
-import { THROTTLES } from '../../src/http/throttles.js';
+import { THROTTLES } from '../../src/shared/throttles.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { overHttp, toolError } from '../support/mcp.js';
 

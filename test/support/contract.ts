@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
-import { OPENAPI_FILE } from '../../src/http/validation.js';
+import { OPENAPI_FILE } from '../../src/shared/contract.js';
 import { isDateOrDateTime } from '../../src/query/dates.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;

@@ -6,7 +6,7 @@ import { DAY_MS, HOUR_MS } from './calendar.js';
 import { canonicalBlocks, textContext, type Block, type TextContext } from './description.js';
 import { raisedPay } from './pay.js';
 import { isListed, planOf, type Slot } from './plan.js';
-import { boardOf, boardSince } from './posting.js';
+import { boardOf, boardSince } from './boards.js';
 import { boardHash, readFraction, readReturns, readStartedAt } from './reads.js';
 import { timelineOf, type Timeline } from './timeline.js';
 import { editedTitle } from './titles.js';

@@ -1,7 +1,8 @@
 // One raw posting as a collector delivers it: the copy of an opening at one source on one day.
 
 import { SOURCES, type SourceRef, type SourceType } from '../reference/sources.js';
-import { HOUR_MS, iso, type Calendar } from './calendar.js';
+import { boardOf } from './boards.js';
+import { HOUR_MS, iso } from './calendar.js';
 import type { Company } from './companies.js';
 import { copyBlocks, renderHtml, renderText, truncate } from './description.js';
 import { employerSpelling } from './employer-names.js';
@@ -65,18 +66,6 @@ const METHOD: Readonly<Record<SourceType, string>> = {
 /** A URL path segment: lowercase letters and digits joined by hyphens. */
 function urlSlug(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-}
-
-export function boardOf(source: SourceRef, company: Company, date: string): string {
-  if (source.board === 'domain') return company.domain ?? company.name.slug;
-  if (source.board === 'slug') return company.name.slug;
-  if (source.name === 'commoncrawl-jobs') return `cc-main-${date.slice(0, 7)}`;
-  return `${source.name === 'partner-feed' ? 'partner' : 'feed'}-${(company.index % 7) + 1}`;
-}
-
-/** The first day a board of the name `boardOf` gives on `day` exists: a monthly crawl names its board by the month. */
-export function boardSince(source: SourceRef, day: number, calendar: Calendar): number {
-  return source.name === 'commoncrawl-jobs' ? day - Number(calendar.date(day).slice(8, 10)) + 1 : -Infinity;
 }
 
 export function sourceTypeOf(seed: number, source: SourceRef, company: Company): SourceType {

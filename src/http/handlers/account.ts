@@ -7,7 +7,7 @@ import { callerOf } from '../auth.js';
 import { idempotencyKeyOf, markReplayed } from '../idempotency-key.js';
 import { sendJson } from '../metering.js';
 import type { AppContext } from '../../context.js';
-import { throttlesOf } from '../throttles.js';
+import { throttlesOf } from '../../shared/throttles.js';
 
 export function accountHandlers(ctx: AppContext) {
   const throttles = throttlesOf(ctx);

@@ -10,11 +10,11 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
-import { callerOf } from '../http/auth.js';
+import { callerOf } from './auth.js';
 import type { Caller } from '../metering/keys.js';
-import { createMcpServer } from './server.js';
-import { SessionRegistry } from './session-registry.js';
-import type { StoredSession } from './stored-session.js';
+import { createMcpServer } from '../mcp/server.js';
+import { SessionRegistry } from '../mcp/session-registry.js';
+import type { StoredSession } from '../mcp/stored-session.js';
 
 /** The JSON-RPC body of a call (tool arguments are small: search bodies are at most 16,384 bytes). */
 const BODY_LIMIT_BYTES = 65_536;

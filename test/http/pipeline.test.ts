@@ -28,10 +28,13 @@ describe('HTTP pipeline', () => {
     expect(new Set(ids).size).to.equal(3);
   });
 
-  it('answers 400 invalid_request naming an unknown query parameter', async () => {
-    const res = await app.api.get('/v1/jobs?nope=1', { key });
-    expectEnvelope(res, 400, 'invalid_request');
-    expect((res.body as { error: { message: string } }).error.message).to.include('nope');
+  it('answers 400 invalid_request naming an unknown query parameter, on every route (the contract checks it, not the handlers)', async () => {
+    const id = '00000000-0000-4000-8000-000000000000';
+    for (const path of ['/v1/jobs', '/v1/jobs/changes', '/v1/companies', `/v1/companies/${id}`, '/v1/jobs/exports', `/v1/jobs/exports/${id}`, `/v1/jobs/exports/${id}/files/1`]) {
+      const res = await app.api.get(`${path}?nope=1`, { key });
+      expectEnvelope(res, 400, 'invalid_request');
+      expect((res.body as { error: { message: string } }).error.message, path).to.include('nope');
+    }
   });
 
   it('answers 400 invalid_request naming an unknown JSON key', async () => {

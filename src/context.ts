@@ -10,7 +10,7 @@ import type { ChangeFeed } from './feed/feed.js';
 import type { Exports } from './exports/exports.js';
 import type { Meter } from './metering/meter.js';
 import type { Ledger } from './metering/ledger.js';
-import type { CursorSigner } from './jobs/cursor.js';
+import type { CursorSigner } from './shared/cursor.js';
 import type { Stores } from './storage/stores.js';
 
 export interface AppContext {

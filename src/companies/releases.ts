@@ -9,7 +9,7 @@ import type { PublicationMirror } from '../catalog/mirror.js';
 import type { ReleaseOpener } from '../catalog/watcher.js';
 import { namedQueries } from '../db/sql-files.js';
 import { invalidRequest } from '../errors.js';
-import type { QueryEngine } from '../jobs/engine.js';
+import type { QueryEngine } from '../db/engine.js';
 import { fill } from '../jobs/snapshot.js';
 import { sqlString as quote } from '../db/sql-literal.js';
 import { KEEP_RELEASES } from '../catalog/publish/registry.js';

@@ -3,8 +3,8 @@
 // company; and a company id resolved for its jobs.
 
 import { ApiError, invalidRequest } from '../errors.js';
-import { digest, type CursorSigner } from '../jobs/cursor.js';
-import type { QueryEngine } from '../jobs/engine.js';
+import { digest, type CursorSigner } from '../shared/cursor.js';
+import type { QueryEngine } from '../db/engine.js';
 import type { CompanyReleases } from './releases.js';
 
 export interface CompanyFilters {

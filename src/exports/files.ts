@@ -9,7 +9,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { RegistryRelease } from '../catalog/publications.js';
-import type { QueryEngine } from '../jobs/engine.js';
+import type { QueryEngine } from '../db/engine.js';
 import type { JobsService } from '../jobs/service.js';
 import type { JobsSnapshot } from '../jobs/snapshot.js';
 import type { ExportRequest } from './request.js';

@@ -14,7 +14,7 @@ import type { SnapshotLibrary } from '../catalog/library.js';
 import type { CatalogSnapshot, Lease, Publications } from '../catalog/publications.js';
 import { namedQueries } from '../db/sql-files.js';
 import type { StateStore } from '../db/state-store.js';
-import type { QueryEngine } from '../jobs/engine.js';
+import type { QueryEngine } from '../db/engine.js';
 import type { JobsService } from '../jobs/service.js';
 import type { JobsSnapshot } from '../jobs/snapshot.js';
 import type { AccountRow } from '../metering/accounts.js';

@@ -11,8 +11,8 @@ import { feedFolder, readCatalogManifest, type CatalogManifest } from '../catalo
 import type { CatalogSnapshot } from '../catalog/publications.js';
 import type { SnapshotOpener } from '../catalog/watcher.js';
 import { ApiError, invalidRequest } from '../errors.js';
-import type { CursorSigner } from '../jobs/cursor.js';
-import type { QueryEngine } from '../jobs/engine.js';
+import type { CursorSigner } from '../shared/cursor.js';
+import type { QueryEngine } from '../db/engine.js';
 import { withoutUnstatedArrangement } from '../jobs/service.js';
 import { withProgress, type ProgressOptions } from '../jobs/open-progress.js';
 import { EVENT_TYPES, NO_COMPANY, openSegment, type EventType, type FeedSegment } from './segment.js';

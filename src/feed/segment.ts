@@ -8,7 +8,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CatalogManifest } from '../catalog/layout.js';
 import { namedQueries, namedScripts } from '../db/sql-files.js';
-import type { QueryEngine } from '../jobs/engine.js';
+import type { QueryEngine } from '../db/engine.js';
 import { removeDeadTemporaries } from '../catalog/files.js';
 import { lineFile, readLines, writeOnce, type LineFile } from '../jobs/line-file.js';
 import { sqlString as quote } from '../db/sql-literal.js';

@@ -5,7 +5,7 @@ import { createReadStream, readSync } from 'node:fs';
 import { mkdir, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { exists } from '../catalog/files.js';
-import type { QueryEngine } from './engine.js';
+import type { QueryEngine } from '../db/engine.js';
 import { sqlString } from '../db/sql-literal.js';
 
 export interface LineFile {

@@ -16,7 +16,7 @@ import { Worker } from 'node:worker_threads';
 import { concatParts, InvertedIndex } from '../search/inverted-index.js';
 import { writeIndexFile } from '../search/index-file.js';
 import type { IndexJob, IndexResult } from '../search/index-worker.js';
-import type { QueryEngine } from './engine.js';
+import type { QueryEngine } from '../db/engine.js';
 import { withProgress, type OpenProgress, type ProgressOptions, type Step } from './open-progress.js';
 import { sqlString as quote } from '../db/sql-literal.js';
 

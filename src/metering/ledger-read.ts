@@ -3,7 +3,7 @@
 // other accounts by their statistics.
 
 import { listValue } from '@duckdb/node-api';
-import type { QueryEngine } from '../jobs/engine.js';
+import type { QueryEngine } from '../db/engine.js';
 
 export interface EventFilter {
   accountId: string;

@@ -24,7 +24,7 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { namedQueries } from '../db/sql-files.js';
 import type { StateStore } from '../db/state-store.js';
-import type { QueryEngine } from '../jobs/engine.js';
+import type { QueryEngine } from '../db/engine.js';
 import { LEVEL, type SegmentFiles, type SegmentRef } from './ledger-files.js';
 import { COUNTED, readSegments } from './ledger-read.js';
 

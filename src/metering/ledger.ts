@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { namedQueries } from '../db/sql-files.js';
 import type { Queryable, StateStore } from '../db/state-store.js';
 import { ApiError } from '../errors.js';
-import type { QueryEngine } from '../jobs/engine.js';
+import type { QueryEngine } from '../db/engine.js';
 import { SegmentFiles, type LedgerPlace, type SegmentRef } from './ledger-files.js';
 import { readDaily, readEvents, type EventFilter, type SegmentDay } from './ledger-read.js';
 

@@ -16,7 +16,7 @@ import { runCli, startServer, type RunningServer } from '../support/cli.js';
 import { output, overReplicas } from '../support/mcp.js';
 import { testPostgres } from '../support/postgres.js';
 import { startS3, useS3Environment, type TestS3 } from '../support/s3.js';
-import { QueryEngine } from '../../src/jobs/engine.js';
+import { QueryEngine } from '../../src/db/engine.js';
 import { Ledger } from '../../src/metering/ledger.js';
 import { openStores } from '../../src/storage/stores.js';
 import { createLogger } from '../../src/logger.js';

@@ -10,7 +10,7 @@ import pino from 'pino';
 import { migrate } from '../../src/db/migrate.js';
 import { PgStore } from '../../src/db/pg-store.js';
 import type { StateStore } from '../../src/db/state-store.js';
-import { QueryEngine } from '../../src/jobs/engine.js';
+import { QueryEngine } from '../../src/db/engine.js';
 import { Ledger, type LedgerOptions } from '../../src/metering/ledger.js';
 import { OPEN_DAY_BATCH, type Step } from '../../src/metering/ledger-segments.js';
 import { freshStore, tempDir } from '../support/app.js';

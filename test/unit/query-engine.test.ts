@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ApiError } from '../../src/errors.js';
-import { QueryEngine } from '../../src/jobs/engine.js';
+import { QueryEngine } from '../../src/db/engine.js';
 import { listValue } from '@duckdb/node-api';
 
 describe('the query engine', () => {

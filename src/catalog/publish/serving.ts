@@ -8,7 +8,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CatalogManifest } from '../layout.js';
 import { feedFolder, servingFolder } from '../layout.js';
-import { QueryEngine } from '../../jobs/engine.js';
+import { QueryEngine } from '../../db/engine.js';
 import { writeServingFiles } from '../../jobs/snapshot.js';
 import { openSegment } from '../../feed/segment.js';
 

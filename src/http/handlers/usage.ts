@@ -3,7 +3,7 @@
 
 import type { Request, Response } from 'express';
 import { invalidRequest } from '../../errors.js';
-import { digest } from '../../jobs/cursor.js';
+import { digest } from '../../shared/cursor.js';
 import { parseDateTime } from '../../query/dates.js';
 import { callerOf } from '../auth.js';
 import type { AppContext } from '../../context.js';

@@ -9,7 +9,7 @@ import { mergeReportCommand, publishCommand } from './publish.js';
 import { serve } from './serve.js';
 import { mcpCommand } from './mcp.js';
 import { ConfigError } from '../config.js';
-import { ListenError } from '../main.js';
+import { ListenError } from '../service.js';
 import { AdminError } from '../metering/admin-commands.js';
 import { StoreBusyError } from '../db/open-state.js';
 import { DeliveryError } from '../catalog/delivery.js';

@@ -1,7 +1,7 @@
 // `serve`: runs the HTTP API until SIGTERM or SIGINT, then drains requests in flight and closes the stores.
 
 import { SETTINGS } from '../config.js';
-import { checkPort, startService } from '../main.js';
+import { checkPort, startService } from '../service.js';
 import { JSON_OPTION, type Command } from './command.js';
 import { demoBanner, ensureDemoCatalog, ensureDemoKey } from './demo.js';
 import { print } from './output.js';

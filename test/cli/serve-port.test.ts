@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config.js';
 import { openState } from '../../src/db/open-state.js';
-import { startService } from '../../src/main.js';
+import { startService } from '../../src/service.js';
 import { tempDir } from '../support/app.js';
 
 /** A listener holding a free port of 127.0.0.1, as another program would. */

@@ -11,7 +11,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { PgStore } from '../../src/db/pg-store.js';
 import { PgliteStore } from '../../src/db/pglite-store.js';
 import type { StateStore } from '../../src/db/state-store.js';
-import { startService, type Service, type ServiceOptions } from '../../src/main.js';
+import { startService, type Service, type ServiceOptions } from '../../src/service.js';
 import { createAccount, type NewAccount } from '../../src/metering/accounts.js';
 import { issueKey, type KeyOptions } from '../../src/metering/keys.js';
 import { ApiClient } from './client.js';

@@ -1,4 +1,4 @@
-// Wiring only: config → core → HTTP app → listen, and an orderly drain on close.
+// The server process `jps serve` runs (wiring only): config → core → HTTP app → listen, and an orderly drain on close.
 
 import { once } from 'node:events';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';

@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { migrate } from '../src/db/migrate.js';
 import { PgliteStore } from '../src/db/pglite-store.js';
-import { QueryEngine } from '../src/jobs/engine.js';
+import { QueryEngine } from '../src/db/engine.js';
 import { createAccount, findAccount } from '../src/metering/accounts.js';
 import { issueKey, type Caller } from '../src/metering/keys.js';
 import { Ledger } from '../src/metering/ledger.js';

@@ -79,15 +79,12 @@ const ASCII_BLANKS = /[ \t\n\r\f\v]+/;
 
 /**
  * The text cut at its ASCII blanks, when its outputs are those of its chunks in order (the first read
- * with firstChunkOutputs, the others with laterChunkOutputs; empty chunks give nothing), or null when
+ * as it is with dictionaryOutputs, the others with laterChunkOutputs; empty chunks give nothing), or null when
  * the text must be read whole by dictionaryOutputs (it holds a "<").
  */
 export function textChunks(text: string): string[] | null {
   return text.includes('<') ? null : text.split(ASCII_BLANKS);
 }
-
-/** The outputs of the first chunk of a text (read at the very start). */
-export const firstChunkOutputs = (chunk: string): (string | null)[] => dictionaryOutputs(chunk);
 
 /** The outputs of a later chunk of a text (read after a blank), uncached. */
 export const laterChunkOutputs = (chunk: string): (string | null)[] => dictionaryOutputs(` ${chunk}`);
@@ -120,7 +117,7 @@ export function parseText(text: string): Token[] {
   }
   for (const [i, chunk] of chunks.entries()) {
     if (chunk === '') continue;
-    for (const lexeme of i === 0 ? firstChunkOutputs(chunk) : chunkOutputs(chunk)) add(lexeme);
+    for (const lexeme of i === 0 ? dictionaryOutputs(chunk) : chunkOutputs(chunk)) add(lexeme);
   }
   return tokens;
 }

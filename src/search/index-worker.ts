@@ -9,7 +9,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { readIndexFile, writeIndexFile } from './index-file.js';
-import { IndexBuilder, type IndexParts } from './inverted-index.js';
+import { IndexBuilder } from './index-builder.js';
+import type { IndexParts } from './inverted-index.js';
 
 export interface IndexJob {
   /** A query returning (title, description) of every job, in document order. */

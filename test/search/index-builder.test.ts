@@ -5,7 +5,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { tsvector, MAX_POSITION } from '../../src/search/analyze.js';
-import { concatParts, IndexBuilder, InvertedIndex, type IndexParts } from '../../src/search/inverted-index.js';
+import { concatParts, IndexBuilder } from '../../src/search/index-builder.js';
+import { InvertedIndex, type IndexParts } from '../../src/search/inverted-index.js';
 
 /** Each document's lexemes and positions, as the index holds them. */
 function documentsOf(index: InvertedIndex): Map<string, number[]>[] {

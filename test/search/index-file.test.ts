@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readIndexFile, writeIndexFile } from '../../src/search/index-file.js';
-import { IndexBuilder, InvertedIndex } from '../../src/search/inverted-index.js';
+import { IndexBuilder } from '../../src/search/index-builder.js';
+import { InvertedIndex } from '../../src/search/inverted-index.js';
 import { parseAdvanced, phraseQuery } from '../../src/search/query.js';
 
 describe('text index files', () => {

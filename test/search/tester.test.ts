@@ -2,7 +2,7 @@
 // must select exactly the documents evaluate() lists, and its bound must never undercount them.
 
 import { expect } from 'chai';
-import { IndexBuilder } from '../../src/search/inverted-index.js';
+import { IndexBuilder } from '../../src/search/index-builder.js';
 import { parseAdvanced, phraseQuery, plainQuery, type Query } from '../../src/search/query.js';
 import { corpusTexts } from './support/oracle.js';
 import { generateQueries } from './support/queries.js';

@@ -18,6 +18,17 @@ COPY (
   ORDER BY e.seq
 ) TO {out} (FORMAT json);
 
+-- name: heads
+-- The same lines without the job where the publication has it ("job":null): the publisher completes
+-- them with the job's line of the publication's documents.jsonl (src/feed/segment.ts), which the same
+-- job_document macro wrote, rather than serialising every job a second time.
+COPY (
+  SELECT e.event_id, e.type, api_time(e.occurred_at) AS occurred_at, e.job_id,
+         CASE WHEN e.job.job_id IS NULL THEN NULL ELSE job_document(e.job) END AS job
+  FROM read_parquet({dir} || '/events.parquet') e
+  ORDER BY e.seq
+) TO {out} (FORMAT json);
+
 -- name: source_data
 -- For include=source_data: per event, the source_data of its job's postings, in posting order.
 COPY (

@@ -16,7 +16,9 @@ export class QueryEngine {
   ) {}
 
   static async open(options: { threads?: number; connections?: number; timeoutMs: number }): Promise<QueryEngine> {
-    const instance = await DuckDBInstance.create(':memory:', { threads: String(options.threads ?? 2) });
+    // Insertion order kept (DuckDB's default, said here because it is relied on): the job documents are
+    // written in doc order by copying the jobs files in order, without a sort (sql/serve/catalog.sql).
+    const instance = await DuckDBInstance.create(':memory:', { threads: String(options.threads ?? 2), preserve_insertion_order: 'true' });
     const engine = new QueryEngine(instance, options.timeoutMs);
     for (let i = 0; i < (options.connections ?? 3); i++) {
       const c = await instance.connect();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { publish } from '../../src/catalog/publish/publish.js';
 import { Publications, type CatalogSnapshot } from '../../src/catalog/publications.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { cutoffOf, writeDay } from '../support/delivery.js';
+import { cutoffOf, writeDay, type TestDay } from '../support/delivery.js';
 
 interface Health {
   catalog: { watermark: string | null };
@@ -20,11 +20,12 @@ describe('serving publications', function () {
   });
   after(() => app.close());
 
-  async function publishDay(day: number, release?: string): Promise<void> {
+  async function publishDay(day: number, release?: string, spec: Partial<TestDay> = {}): Promise<void> {
     const root = join(app.config.dataDir, '..', 'delivery');
     const dir = await writeDay(root, day, {
       postings: [{ source: 'greenhouse', board: 'northwind', id: '1', opening: 'A' }],
       ...(release ? { registry: { release_id: release, companies: [{ company_id: '44444444-4444-4444-8444-444444444444', name: 'Northwind Logistics' }] } } : {}),
+      ...spec,
     });
     await publish({ input: dir, snapshotsDir: app.config.snapshotsDir, dataDir: app.config.dataDir, quiet: true, memoryLimit: '1GB' });
   }
@@ -75,9 +76,16 @@ describe('serving publications', function () {
     await writeFile(join(folder, `documents.jsonl.tmp-${dead}`), 'cut short');
     // A live process (this test's parent) writing there: left alone.
     await writeFile(join(folder, `title.index.tmp-${process.ppid}`), 'being written');
-    await publishDay(4);
+    // Its events: two jobs created (their jobs copied from the publication's documents by the
+    // publisher) and one withdrawn (its job, gone from the publication, carried in the event).
+    await publishDay(4, undefined, {
+      postings: ['2', '3'].map((id) => ({ source: 'greenhouse', board: 'northwind', id, opening: `B${id}`, title: `Dispatcher ${id}`, employment_type: 'full_time', company: null })),
+      reads: [{ source: 'greenhouse', board: 'northwind', complete: false }],
+      withdrawals: [{ source: 'greenhouse', id: '1' }],
+    });
     // As an earlier version published it: no serving files, nothing in the manifest about them.
     const dir = join(app.config.snapshotsDir, 'catalog', cutoffOf(4));
+    const published = await readFile(join(dir, 'feed', 'events.jsonl'), 'utf8');
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
     delete manifest.serving_files;
     await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
@@ -88,7 +96,10 @@ describe('serving publications', function () {
     const names = await readdir(folder);
     expect(names).to.include.members(['documents.jsonl', 'title.index', `title.index.tmp-${process.ppid}`]);
     expect(names.filter((n) => n.includes(`.tmp-${dead}`))).to.deep.equal([]);
-    expect(await readdir(join(app.config.dataDir, 'feed', cutoffOf(4)))).to.include('events.jsonl');
+    // The server serialises every event's job; the publisher wrote the same bytes.
+    const built = await readFile(join(app.config.dataDir, 'feed', cutoffOf(4), 'events.jsonl'), 'utf8');
+    expect(built.split('\n').map((line) => line && (JSON.parse(line) as { type: string }).type)).to.have.members(['created', 'created', 'expired', '']);
+    expect(published).to.equal(built);
     // The next publication carries its own: nothing of it goes into the cache.
     await publishDay(5);
     await app.service.watcher.check();

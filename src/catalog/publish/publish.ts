@@ -98,10 +98,19 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
     const snapshotTmp = join(catalogRoot(options.snapshotsDir), `.tmp-${watermark}-${process.pid}`);
     const stateTmp = join(pipelineRoot(options.dataDir), `.tmp-${watermark}-${process.pid}`);
     const parts = jobParts(delivery.manifest.postings.reduce((n, f) => n + f.rows, 0));
+    // With an object store, each file goes up as soon as it is complete, while the next stages run
+    // (the publisher's state, the jobs files, the serving files as they are built); the manifest last.
+    const catalogKey = (name: string) => `catalog/${watermark}/${name}`;
+    const upload = async (store: ObjectStore, root: string, dir: string) => {
+      if (!mirror.remote) return;
+      for (const name of await filesUnder(dir)) if (name !== 'manifest.json') uploads.add(store, `${root}${name}`, join(dir, ...name.split('/')));
+    };
     progress.step('state', `${stateTmp}`);
     await writeState(duck, stateTmp, parts);
+    await upload(stores.data, `pipeline/${watermark}/`, stateTmp);
     progress.step('jobs', `${parts} part${parts > 1 ? 's' : ''}`);
     await buildJobs(duck, watermark, stateTmp, snapshotTmp, parts);
+    await upload(mirror.store, catalogKey(''), snapshotTmp);
     progress.step('events');
     const clock = options.clock ?? (() => new Date());
     const publishedAt = new Date(Math.max(clock().getTime(), previous ? Date.parse(previous.published_at) + 1 : 0)).toISOString();
@@ -126,13 +135,8 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
     progress.step('serving files', 'job documents, text indexes, change feed');
     await writeAtomically(join(snapshotTmp, 'manifest.json'), JSON.stringify(manifest));
     await rename(textsFile(workDir), join(stateTmp, 'texts.parquet'));
-    // With an object store, each file goes up as soon as it is complete (the Parquet files and the
-    // publisher's state at once, the serving files as they are built); the manifests go last.
-    const catalogKey = (name: string) => `catalog/${watermark}/${name}`;
-    if (mirror.remote) {
-      for (const name of await filesUnder(stateTmp)) uploads.add(stores.data, `pipeline/${watermark}/${name}`, join(stateTmp, ...name.split('/')));
-      for (const name of await filesUnder(snapshotTmp)) if (name !== 'manifest.json') uploads.add(mirror.store, catalogKey(name), join(snapshotTmp, name));
-    }
+    if (mirror.remote) uploads.add(stores.data, `pipeline/${watermark}/texts.parquet`, join(stateTmp, 'texts.parquet'));
+    await upload(mirror.store, catalogKey(''), snapshotTmp);
     await buildServingFiles(snapshotTmp, manifest, options.threads ?? 2, (name) => {
       if (mirror.remote) uploads.add(mirror.store, catalogKey(name), join(snapshotTmp, ...name.split('/')));
     });
@@ -230,12 +234,16 @@ async function filesUnder(dir: string): Promise<string[]> {
 class Uploads {
   private readonly limit = pLimit(UPLOADS_AT_ONCE);
   private readonly started: Promise<void>[] = [];
+  private readonly keys = new Set<string>();
 
   get size(): number {
     return this.started.length;
   }
 
+  /** Starts the upload of the file at `path` as `key` in `store`, unless it is on its way already. */
   add(store: ObjectStore, key: string, path: string): void {
+    if (this.keys.has(`${store.location}${key}`)) return;
+    this.keys.add(`${store.location}${key}`);
     const upload = this.limit(() => store.putFile(key, path));
     upload.catch(() => undefined); // reported by done()
     this.started.push(upload);

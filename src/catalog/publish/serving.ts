@@ -34,7 +34,7 @@ export async function buildServingFiles(dir: string, manifest: CatalogManifest, 
     // The feed's files are written while the text indexes build in their worker threads.
     await writeServingFiles(engine, dir, servingFolder(dir), threads, async () => {
       await sayNew('serving');
-      const segment = await openSegment(engine, dir, manifest, feedFolder(dir), () => 0);
+      const segment = await openSegment(engine, dir, manifest, feedFolder(dir), () => 0, join(servingFolder(dir), 'documents.jsonl'));
       await segment.close();
       await sayNew('feed');
     });

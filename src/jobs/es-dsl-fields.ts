@@ -1,7 +1,9 @@
-// The es_dsl query fields (spec 4.4): each field, the clauses it accepts and the filter of POST
-// /v1/jobs/search it becomes. The translator (es-dsl.ts) and the openapi.yaml table read this one.
+// The es_dsl query fields (spec 4.4): each field, the clauses it accepts and the filter of the filter
+// table (filter-table.ts) it becomes. The translator (es-dsl.ts) reads this one; a contract test checks
+// the field table of openapi.yaml's es_dsl docs against it.
 
 import { UUID } from '../shared/ids.js';
+import type { FilterName } from './filter-table.js';
 
 export type Kind = 'text' | 'contains' | 'value' | 'anyOf' | 'flag' | 'date' | 'pay' | 'exists';
 export interface Check {
@@ -17,17 +19,17 @@ export interface Check {
  */
 export interface EsDslField {
   kind: Kind;
-  filter?: string;
-  phrase?: string;
-  since?: string;
-  until?: string;
+  filter?: FilterName;
+  phrase?: FilterName;
+  since?: FilterName;
+  until?: FilterName;
   bound?: 'lower' | 'upper';
   check?: Check;
   /** should on this field becomes its list filter (spec 4.4). */
   should?: boolean;
   /** Every value the field can hold (one per job), so that must_not is their complement. */
   closed?: readonly string[];
-  exists?: string;
+  exists?: FilterName;
 }
 
 /** A text filter's value, as the filters take it: 1 to 200 characters. */
@@ -38,7 +40,7 @@ const pattern = (re: RegExp, says: string, normalize?: (v: string) => string): C
 const oneOf = (...values: string[]): Check => ({ ok: (v) => values.includes(v), says: `one of ${values.join(', ')}` });
 const upper = (v: string) => v.toUpperCase();
 const CURRENTNESS = ['current', 'uncertain', 'not_current'];
-const dates = (name: string): EsDslField => ({ kind: 'date', since: `${name}_since`, until: `${name}_until` });
+const dates = (name: 'posted' | 'first_seen' | 'updated' | 'curated' | 'last_fetch'): EsDslField => ({ kind: 'date', since: `${name}_since`, until: `${name}_until` });
 
 /** The accepted query fields and what each becomes; the table of the openapi.yaml es_dsl docs is this one. */
 export const ES_DSL_FIELDS: Readonly<Record<string, EsDslField>> = {

@@ -1,48 +1,18 @@
-// The job filters of spec 4.2, read from a query string (GET) or a JSON body (POST search), checked
-// beyond what the OpenAPI schema can say, and normalised: aliases resolved, lists sorted and
-// de-duplicated, dates as instants. The normalised form is what cursors are bound to and what the
-// SQL of filter-sql.ts is built from.
+// The job filters of spec 4.2, read from a query string (GET) or a JSON body (POST search) through the
+// filter table (filter-table.ts), checked beyond what the OpenAPI schema can say, and normalised:
+// aliases resolved, lists sorted and de-duplicated, dates as instants. The normalised form is what
+// cursors are bound to and what the SQL of filter-sql.ts is built from.
 
-import { hasAtMostTwoDecimals } from '../metering/money.js';
 import { invalidRequest } from '../errors.js';
-import { parseDateBound } from '../query/dates.js';
-import { hasPositiveTerm, parseAdvanced, QuerySyntaxError } from '../search/query.js';
+import { FILTER_NAMES, FILTERS, type Filter, type From, type JobFilters } from './filter-table.js';
+
+export { DATE_OR_DATE_TIME, type JobFilters } from './filter-table.js';
 
 export const JOB_FIELDS = [
   'job_id', 'currentness', 'stale', 'company_id', 'employer_name', 'title', 'description', 'work_arrangement',
   'locations', 'job_first_seen_at', 'curated_at', 'job_updated_at', 'postings', 'company',
 ] as const;
 export type JobField = (typeof JOB_FIELDS)[number];
-
-const TEXT = ['company', 'title', 'title_advanced', 'description', 'description_advanced', 'q', 'location', 'city', 'source', 'source_type', 'posting_id', 'source_posting_id'] as const;
-const EXACT = ['company_id', 'msa', 'work_arrangement', 'source_class', 'posting_status', 'application_check', 'job_id'] as const;
-const BOOLEANS = ['stale', 'company_linked', 'has_description', 'has_location', 'has_pay', 'has_posting_url', 'has_application_url'] as const;
-const DATES = {
-  posted_since: 'start', posted_until: 'end', first_seen_since: 'start', first_seen_until: 'end', updated_since: 'start', updated_until: 'end',
-  curated_since: 'start', curated_until: 'end', last_fetch_since: 'start', last_fetch_until: 'end', application_check_since: 'start',
-} as const;
-
-/** What a date filter accepts, as every message about one says it. */
-export const DATE_OR_DATE_TIME = 'a date (2026-11-20) or a date-time with a zone (2026-11-20T06:00:00Z)';
-
-type TextName = (typeof TEXT)[number];
-type ExactName = (typeof EXACT)[number];
-type BooleanName = (typeof BOOLEANS)[number];
-type DateName = keyof typeof DATES;
-
-/** Normalised filters: only what was sent, in one canonical form. */
-export type JobFilters = Partial<Record<TextName | ExactName, string>> &
-  Partial<Record<BooleanName, boolean>> &
-  Partial<Record<DateName, string>> & {
-    currentness: string[];
-    state?: string;
-    country?: string[];
-    employment_type?: string[];
-    exclude_source?: string[];
-    pay_currency?: string;
-    pay_min?: number;
-    pay_max?: number;
-  };
 
 export interface ListOptions {
   fields: JobField[] | null;
@@ -64,29 +34,14 @@ function text(value: unknown, name: string): string {
 }
 
 /** A list given as a comma string (query) or, where the body allows it, an array of strings. */
-function list(value: unknown, name: string, arrays: 'allowed' | 'required' | 'no'): string[] {
+function list(value: unknown, name: string, arrays: 'required' | 'no'): string[] {
   if (Array.isArray(value)) {
     if (arrays === 'no') throw invalidRequest(`${name} must be a string.`);
     if (!value.every((v) => typeof v === 'string')) throw invalidRequest(`${name} must hold strings only.`);
-    return (value).flatMap((v) => v.split(','));
+    return value.flatMap((v: string) => v.split(','));
   }
   if (arrays === 'required') throw invalidRequest(`${name} must be an array of strings.`);
   return text(value, name).split(',');
-}
-
-function bool(value: unknown, name: string, from: 'query' | 'body'): boolean {
-  // The validator may already have coerced a query value to a boolean.
-  if (typeof value === 'boolean') return value;
-  if (from === 'query' && (value === 'true' || value === 'false')) return value === 'true';
-  throw invalidRequest(`${name} must be ${from === 'body' ? 'a JSON boolean' : 'true or false'}.`);
-}
-
-function amount(value: unknown, name: string, from: 'query' | 'body'): number {
-  const n = from === 'body' || typeof value === 'number' ? value : typeof value === 'string' && /^\d+(\.\d{1,2})?$/.test(value) ? Number(value) : NaN;
-  if (typeof n !== 'number' || !hasAtMostTwoDecimals(n) || n < 0 || n > 1e9) {
-    throw invalidRequest(`${name} must be a number from 0 to 1000000000 with at most two decimals.`);
-  }
-  return n;
 }
 
 const sortedUnique = (values: string[]) => [...new Set(values)].sort();
@@ -95,63 +50,22 @@ const sortedUnique = (values: string[]) => [...new Set(values)].sort();
  * Reads the filters. `from` says whether values are query strings or JSON; the caller has already
  * refused unknown names (OpenAPI validation). Throws 400 invalid_request naming the parameter.
  */
-export function readFilters(input: Input, from: 'query' | 'body'): JobFilters {
-  const has = (name: string) => input[name] !== undefined;
-  for (const [a, b] of [['remote_type', 'work_arrangement'], ['published_since', 'posted_since'], ['active', 'currentness']] as const) {
-    if (has(a) && has(b)) throw invalidRequest(`Send ${b} or ${a}, not both: ${a} is an alias of ${b}.`.replace('an alias of currentness', 'a shorthand for currentness'));
-  }
-  const filters: JobFilters = { currentness: ['current'] };
-  for (const name of TEXT) if (has(name)) filters[name] = text(input[name], name);
-  for (const name of EXACT) if (has(name)) filters[name] = text(input[name], name);
-  if (has('remote_type')) filters.work_arrangement = text(input.remote_type, 'remote_type');
-  for (const name of BOOLEANS) if (has(name)) filters[name] = bool(input[name], name, from);
-  for (const [name, edge] of Object.entries(DATES) as [DateName, 'start' | 'end'][]) {
-    const source = name === 'posted_since' && has('published_since') ? 'published_since' : name;
-    if (!has(source)) continue;
-    const bound = parseDateBound(text(input[source], source), edge);
-    if (!bound) throw invalidRequest(`${source} must be ${DATE_OR_DATE_TIME}.`);
-    filters[name] = bound.toISOString();
-  }
-  if (has('currentness')) filters.currentness = sortedUnique(list(input.currentness, 'currentness', from === 'body' ? 'required' : 'no'));
-  if (has('active')) filters.currentness = [bool(input.active, 'active', from) ? 'current' : 'not_current'];
-  for (const c of filters.currentness) if (!['current', 'uncertain', 'not_current'].includes(c)) throw invalidRequest(`currentness: unknown value "${c}".`);
-  if (has('state')) filters.state = text(input.state, 'state').toUpperCase();
-  if (has('country')) filters.country = sortedUnique(list(input.country, 'country', from === 'body' ? 'allowed' : 'no').map((c) => c.toUpperCase()));
-  if (filters.country && (filters.country.length > 10 || filters.country.some((c) => !/^[A-Z]{2}$/.test(c)))) {
-    throw invalidRequest('country must be up to 10 two-letter ISO country codes, comma-separated.');
-  }
-  if (has('employment_type')) filters.employment_type = sortedUnique(list(input.employment_type, 'employment_type', from === 'body' ? 'allowed' : 'no').map((e) => e.trim().toLowerCase()));
-  if (filters.employment_type && (filters.employment_type.length > 10 || filters.employment_type.some((e) => e === ''))) {
-    throw invalidRequest('employment_type must be up to 10 comma-separated values.');
-  }
-  if (has('exclude_source')) {
-    const raw = text(input.exclude_source, 'exclude_source');
-    const values = raw === '' ? [] : raw.split(',').map((s) => s.trim().toLowerCase());
-    if (values.length > 10 || values.some((v) => v === '')) throw invalidRequest('exclude_source must be a comma list of up to 10 sources or source types.');
-    if (values.length > 0) filters.exclude_source = sortedUnique(values);
-  }
-  if (has('pay_currency')) filters.pay_currency = text(input.pay_currency, 'pay_currency').toUpperCase();
-  if (has('pay_min')) filters.pay_min = amount(input.pay_min, 'pay_min', from);
-  if (has('pay_max')) filters.pay_max = amount(input.pay_max, 'pay_max', from);
-  if (filters.pay_min !== undefined && filters.pay_max !== undefined && filters.pay_max < filters.pay_min) {
-    throw invalidRequest(`pay_max (${filters.pay_max}) must not be below pay_min (${filters.pay_min}).`);
-  }
-  for (const name of ['title_advanced', 'description_advanced'] as const) {
-    const value = filters[name];
-    if (value === undefined) continue;
-    try {
-      if (!hasPositiveTerm(parseAdvanced(value))) {
-        throw invalidRequest(
-          `${name} needs a positive search term: this query would also match jobs containing none of its words ` +
-            '(only negations, a negation on one side of OR, or only stop words like "the").',
-        );
-      }
-    } catch (error) {
-      if (error instanceof QuerySyntaxError) throw invalidRequest(`${name}: ${error.message}`);
-      throw error;
+export function readFilters(input: Input, from: From): JobFilters {
+  const filters: Record<string, unknown> = {};
+  for (const name of FILTER_NAMES) {
+    const filter = FILTERS[name] as Filter<unknown>;
+    const alias = filter.aliases?.find((a) => input[a.name] !== undefined);
+    if (alias && input[name] !== undefined) {
+      throw invalidRequest(`Send ${name} or ${alias.name}, not both: ${alias.name} is ${alias.is} ${alias.is === 'an alias' ? 'of' : 'for'} ${name}.`);
     }
+    const value = alias ? (alias.read ?? filter.read)(input[alias.name], alias.name, from) : input[name] !== undefined ? filter.read(input[name], name, from) : filter.absent;
+    if (value !== undefined) filters[name] = value;
   }
-  return filters;
+  const f = filters as JobFilters;
+  if (f.pay_min !== undefined && f.pay_max !== undefined && f.pay_max < f.pay_min) {
+    throw invalidRequest(`pay_max (${f.pay_max}) must not be below pay_min (${f.pay_min}).`);
+  }
+  return f;
 }
 
 /** True when the listing is ranked by relevance by default (q, title or description sent). */

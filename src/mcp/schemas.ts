@@ -40,17 +40,22 @@ function inline(node: unknown, seen: string[]): unknown {
 }
 
 /**
- * The job filters as JSON properties (JobFilters), each with the description of its query parameter
- * where JobFilters only says "same rule as the query parameter".
+ * The schemas of the job filters `names` (the filter table's, src/jobs/filter-table.ts) as JSON
+ * properties, from openapi.yaml's JobFilters, each with the description of its query parameter of
+ * GET /v1/jobs where JobFilters only says "same rule as the query parameter".
  */
-export function filterProperties(): Record<string, JsonSchema> {
+export function filterProperties(names: readonly string[]): Record<string, JsonSchema> {
   const { properties } = componentSchema('JobFilters') as { properties: Record<string, JsonSchema> };
   const parameters = openApi().components.parameters;
-  for (const [name, schema] of Object.entries(properties)) {
-    const described = parameters[name]?.description;
-    if (described && (schema.description === undefined || (typeof schema.description === 'string' && SAME_AS_QUERY.test(schema.description)))) schema.description = described.trim();
-  }
-  return properties;
+  return Object.fromEntries(
+    names.map((name) => {
+      const schema = properties[name];
+      if (!schema) throw new Error(`openapi.yaml's JobFilters has no property ${name}, a filter of the filter table`);
+      const described = parameters[name]?.description;
+      if (described && (schema.description === undefined || (typeof schema.description === 'string' && SAME_AS_QUERY.test(schema.description)))) schema.description = described.trim();
+      return [name, schema];
+    }),
+  );
 }
 
 /** The description of the query parameter `name` of GET /v1/jobs (a listing option), if openapi.yaml has one. */

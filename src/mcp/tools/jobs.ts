@@ -4,6 +4,7 @@
 import type { AppContext } from '../../context.js';
 import { invalidRequest } from '../../errors.js';
 import { isKeywordSearch, JOB_FIELDS, readFilters, readListOptions, type JobFilters, type ListOptions } from '../../jobs/filters.js';
+import { FILTER_INPUTS } from '../../jobs/filter-table.js';
 import { GROUP_BY, type GroupBy } from '../../jobs/service.js';
 import type { JobsSnapshot } from '../../jobs/snapshot.js';
 import { componentSchema, filterProperties, object, parameterDescription } from '../schemas.js';
@@ -24,8 +25,8 @@ const onCatalog = <T>(ctx: AppContext, work: (s: JobsSnapshot) => Promise<T>): P
 const LIST_OPTIONS = ['limit', 'cursor', 'sort', 'fields', 'include', 'save_to_file', 'confirm', 'group_by'];
 const filtersOf = (args: Record<string, unknown>): JobFilters => readFilters(Object.fromEntries(Object.entries(args).filter(([k]) => !LIST_OPTIONS.includes(k))), 'body');
 
-/** The job filters' schemas, read once from openapi.yaml for the tools' inputs and list_fields. */
-const FILTERS = filterProperties();
+/** The job filters of the filter table, with their schemas read once from openapi.yaml, for the tools' inputs and list_fields. */
+const FILTERS = filterProperties(FILTER_INPUTS);
 
 const SHAPE = {
   fields: { ...componentSchema('FieldsList'), description: parameterDescription('fields') },

@@ -33,6 +33,12 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
+/** Whole seconds of a wait of `ms` milliseconds, as Retry-After says them: rounded up, at least 1. */
+export const retrySeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
+/** The Retry-After header of a wait of `ms` milliseconds (every 429 and 503 that asks to come back says it so). */
+export const retryAfter = (ms: number): { 'Retry-After': string } => ({ 'Retry-After': String(retrySeconds(ms)) });
+
 /** An error the API answers on purpose: a catalogued code, a message, and optional extra envelope fields. */
 export class ApiError extends Error {
   readonly code: ErrorCode;

@@ -12,7 +12,7 @@ import type { Lease, Publications, CatalogSnapshot } from '../catalog/publicatio
 import { earlierAnswer, once, type IdempotencyKey } from '../db/idempotency.js';
 import { namedQueries } from '../db/sql-files.js';
 import type { Queryable, StateStore } from '../db/state-store.js';
-import { ApiError } from '../errors.js';
+import { ApiError, retryAfter } from '../errors.js';
 import type { JobsService } from '../jobs/service.js';
 import type { JobsSnapshot } from '../jobs/snapshot.js';
 import { monthKey, monthOf } from '../metering/months.js';
@@ -158,13 +158,12 @@ export class Exports {
     // The reservation locks the account's month row: concurrent creations of one account queue here,
     // and the unique index on active exports refuses the second.
     if (!(await reserveRecords(tx, caller, month, records, now))) {
-      const retryAfter = Math.ceil((monthOf(now).end.getTime() - now.getTime()) / 1000);
       throw new ApiError(
         'data_limit_exceeded',
         account.billing_model === 'records'
           ? `This export matches ${records} jobs (capped at max_records), more than the records allowance${account.overage_enabled ? ' and the overage limit' : ''} leave this month; narrow the filters or lower max_records.`
           : `This export matches ${records} jobs (capped at max_records): its request units past the free units of the day cost more than the prepaid balance and overage (within its limit) can pay; narrow the filters or lower max_records.`,
-        { headers: { 'Retry-After': String(retryAfter) } },
+        { headers: retryAfter(monthOf(now).end.getTime() - now.getTime()) },
       );
     }
     const [inserted] = await tx

@@ -1,28 +1,27 @@
 // The errors of a refused request (spec 8): admission refused (429 rate_limited), or a response the
 // month cannot take (429 data_limit_exceeded). Shared by the HTTP routes and the MCP tools.
 
-import { ApiError } from '../errors.js';
+import { ApiError, retryAfter } from '../errors.js';
 import { DAILY_FREE_UNITS, type Refusal, type Ticket } from './meter.js';
 
-/** Retry-After: whole seconds from the request's time until `until`, at least 1. */
-export const secondsUntil = (until: Date, at: Date) => String(Math.max(1, Math.ceil((until.getTime() - at.getTime()) / 1000)));
+/** Retry-After: from the request's time until `until`. */
+const retryUntil = (until: Date, at: Date) => retryAfter(until.getTime() - at.getTime());
 
 export function refused(refusal: Refusal, ticket: Ticket): ApiError {
   const { standing, at } = ticket;
-  const seconds = (until: Date) => secondsUntil(until, at);
   switch (refusal) {
     case 'window':
       return new ApiError('rate_limited', `The request window of ${standing.windowLimit} requests per 60 seconds is used up; retry after the seconds in Retry-After.`, {
-        headers: { 'Retry-After': seconds(standing.windowReset) },
+        headers: retryUntil(standing.windowReset, at),
       });
     case 'requests':
       return new ApiError('rate_limited', 'The monthly API request allowance has been reached; it renews on the first day of next month (UTC).', {
-        headers: { 'Retry-After': seconds(standing.monthEnd) },
+        headers: retryUntil(standing.monthEnd, at),
       });
     case 'daily': {
       const tomorrow = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1));
       return new ApiError('rate_limited', `This API key has used its ${DAILY_FREE_UNITS} free requests of the day (UTC); add a prepaid balance or turn overage on to continue.`, {
-        headers: { 'Retry-After': seconds(tomorrow) },
+        headers: retryUntil(tomorrow, at),
       });
     }
   }
@@ -35,6 +34,6 @@ export function dataLimitExceeded(ticket: Ticket, records: number): ApiError {
       ? `This response holds ${records} records, more than the records allowance${ticket.caller.account.overage_enabled ? ' and the overage limit' : ''} leave this month; nothing was charged.`
       : 'This request is past the free requests of the day, and neither the prepaid balance nor overage (within its limit) can pay for it; nothing was charged.';
   return new ApiError('data_limit_exceeded', message, {
-    headers: { 'Retry-After': secondsUntil(ticket.standing.monthEnd, ticket.at) },
+    headers: retryUntil(ticket.standing.monthEnd, ticket.at),
   });
 }

@@ -3,7 +3,7 @@
 // per account. Each answers 429 rate_limited with Retry-After, before any store call.
 
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { ApiError } from '../errors.js';
+import { ApiError, retryAfter, retrySeconds } from '../errors.js';
 import type { AppContext } from '../context.js';
 
 /** The throttles and their limits: `points` in any `seconds` (docs/usage-and-limits.md lists them). */
@@ -28,8 +28,7 @@ export const THROTTLES = {
 export type ThrottleName = keyof typeof THROTTLES;
 
 function refused(name: ThrottleName, msBeforeNext: number): ApiError {
-  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return new ApiError('rate_limited', `${THROTTLES[name].refusal}; retry in ${seconds} seconds (Retry-After).`, { headers: { 'Retry-After': String(seconds) } });
+  return new ApiError('rate_limited', `${THROTTLES[name].refusal}; retry in ${retrySeconds(msBeforeNext)} seconds (Retry-After).`, { headers: retryAfter(msBeforeNext) });
 }
 
 export class Throttles {

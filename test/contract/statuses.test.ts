@@ -148,7 +148,7 @@ function wayTo(method: string, path: string, status: string): Way {
       // Nothing is published in the bare app: the catalog routes answer catalog_unavailable, the company ones registry_unavailable.
       return { trigger: (c) => send(c, method, path, { app: c.bare, key: c.bareKey }) };
     case '504':
-      return { coveredBy: 'test/unit/query-engine.test.ts', checks: 'query_timeout' };
+      return { coveredBy: 'test/db/query-engine.test.ts', checks: 'query_timeout' };
     default:
       return { unreachable: 'no way written for it' };
   }

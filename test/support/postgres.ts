@@ -32,9 +32,14 @@ export function testPostgres(): Promise<TestPostgres> {
   return running;
 }
 
-/** Stops the server after the whole run (mocha root hook). */
+/**
+ * Stops the server after the run (mocha root hook): the whole run, or in parallel mode (where root
+ * hooks run around each file) the file, the next file needing one starting its own.
+ */
 export const mochaHooks = {
   async afterAll() {
-    if (running) await (await running).stop();
+    const server = running;
+    running = undefined;
+    if (server) await (await server).stop();
   },
 };

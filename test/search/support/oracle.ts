@@ -7,40 +7,44 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { generateCorpus } from '../../../src/catalog/generator/corpus.js';
 import { tempDir } from '../../support/app.js';
-import { testPostgres } from '../../support/postgres.js';
+import { testPostgres, type TestPostgres } from '../../support/postgres.js';
 
 export const CONFIGURATION = `
   CREATE EXTENSION IF NOT EXISTS unaccent;
   CREATE TEXT SEARCH CONFIGURATION jps_english (COPY = english);
   ALTER TEXT SEARCH CONFIGURATION jps_english ALTER MAPPING FOR hword, hword_part, word WITH unaccent, english_stem;`;
 
-let database: Promise<string> | undefined;
+/** The oracle database, on the test server it was made on (in parallel mode each file has its own server). */
+let database: { server: TestPostgres; url: Promise<string> } | undefined;
 
 /** A new connection to the oracle database (created, and configured, on first use). Close it with end(). */
 export async function connectOracle(): Promise<pg.Client> {
-  database ??= (async () => {
-    const url = await (await testPostgres()).database('search_analyze');
-    const client = new pg.Client(url);
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ encoding: string; ctype: string }>(
-        'SELECT pg_encoding_to_char(encoding) AS encoding, datctype AS ctype FROM pg_database WHERE datname = current_database()',
-      );
-      // The character tables of src/search/charclass.ts were generated on such a database; another ctype
-      // classifies non-ASCII letters differently, which would make the oracle disagree for the wrong reason.
-      if (rows[0]?.encoding !== 'UTF8' || !/utf-?8/i.test(rows[0].ctype)) {
-        throw new Error(`the oracle database must be UTF8 with a UTF-8 ctype, not ${JSON.stringify(rows[0])}`);
-      }
-      await client.query(CONFIGURATION);
-    } finally {
-      await client.end();
-    }
-    return url;
-  })();
-  const client = new pg.Client(await database);
+  const server = await testPostgres();
+  if (database?.server !== server) database = { server, url: oracleDatabase(server) };
+  const client = new pg.Client(await database.url);
   client.on('notice', () => undefined);
   await client.connect();
   return client;
+}
+
+async function oracleDatabase(server: TestPostgres): Promise<string> {
+  const url = await server.database('search_analyze');
+  const client = new pg.Client(url);
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ encoding: string; ctype: string }>(
+      'SELECT pg_encoding_to_char(encoding) AS encoding, datctype AS ctype FROM pg_database WHERE datname = current_database()',
+    );
+    // The character tables of src/search/charclass.ts were generated on such a database; another ctype
+    // classifies non-ASCII letters differently, which would make the oracle disagree for the wrong reason.
+    if (rows[0]?.encoding !== 'UTF8' || !/utf-?8/i.test(rows[0].ctype)) {
+      throw new Error(`the oracle database must be UTF8 with a UTF-8 ctype, not ${JSON.stringify(rows[0])}`);
+    }
+    await client.query(CONFIGURATION);
+  } finally {
+    await client.end();
+  }
+  return url;
 }
 
 export interface CorpusTexts {

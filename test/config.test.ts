@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { envName, flagName, loadConfig, SETTINGS } from '../../src/config.js';
+import { envName, flagName, loadConfig, SETTINGS } from '../src/config.js';
 
 describe('configuration', () => {
   it('derives flags and environment names from the settings table', () => {
@@ -38,7 +38,7 @@ describe('configuration', () => {
   });
 
   it('documents every setting in docs/operations.md', () => {
-    const docs = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+    const docs = readFileSync(new URL('../docs/operations.md', import.meta.url), 'utf8');
     for (const setting of SETTINGS) {
       expect(docs, setting.key).to.include(`\`--${flagName(setting.key)}\``);
       expect(docs, setting.key).to.include(`\`${envName(setting.key)}\``);

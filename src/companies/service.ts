@@ -2,7 +2,7 @@
 // normalised-name order, with a cursor bound to the filters, the page size and the release; one
 // company; and a company id resolved for its jobs.
 
-import { ApiError, invalidRequest } from '../errors.js';
+import { ApiError } from '../errors.js';
 import { digest, type CursorSigner } from '../shared/cursor.js';
 import type { QueryEngine } from '../db/engine.js';
 import type { CompanyReleases } from './releases.js';
@@ -44,11 +44,13 @@ export class CompaniesService {
     if (cursorText === null) {
       lease = this.releases.active();
     } else {
-      const cursor = this.cursors.unseal(cursorText) as CompanyCursor | undefined;
-      if (cursor?.k !== 'companies' || typeof cursor.r !== 'string' || !RELEASE_ID.test(cursor.r) || !Number.isInteger(cursor.at)) {
-        throw invalidRequest('cursor is not a company cursor of this API or was altered; pass next_cursor exactly as received.');
-      }
-      if (cursor.b !== binding) throw invalidRequest('cursor was made for other filters or another page size; send the same name, country, status and limit as for the first page.');
+      const cursor = this.cursors.opened<CompanyCursor>(cursorText, {
+        kind: 'companies',
+        noun: 'company',
+        binding,
+        resend: 'cursor was made for other filters or another page size; send the same name, country, status and limit as for the first page.',
+        valid: (c) => typeof c.r === 'string' && RELEASE_ID.test(c.r) && Number.isInteger(c.at),
+      });
       lease = await this.releases.retained(cursor.r);
       after = cursor.at;
     }

@@ -62,6 +62,18 @@ export class CursorSigner {
     }
   }
 
+  /**
+   * The payload of a sealed cursor (seal()) of kind `kind` (its `k`, called `noun` in messages) bound to
+   * `binding` (its `b`): 400 invalid_request for a token not sealed here, altered, of another kind or
+   * failing `valid`, and `resend` for one made for another binding (it says what to send again).
+   */
+  opened<T extends { k: string; b: string }>(token: string, o: { kind: T['k']; noun: string; binding: string; resend: string; valid?: (payload: T) => boolean }): T {
+    const payload = this.unseal(token) as T | undefined;
+    if (payload?.k !== o.kind || !(o.valid?.(payload) ?? true)) throw invalidRequest(`cursor is not a ${o.noun} cursor of this API or was altered; pass next_cursor exactly as received.`);
+    if (payload.b !== o.binding) throw invalidRequest(o.resend);
+    return payload;
+  }
+
   sign(scope: CursorScope, at: number): string {
     return this.seal({ r: scope.route, w: scope.watermark, b: digest(scope.binding), at } satisfies Payload);
   }

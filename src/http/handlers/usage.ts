@@ -63,10 +63,13 @@ export function usageHandlers(ctx: AppContext) {
       if (cursorText === undefined) {
         position = { hw: await ctx.ledger.highWater(), cap: now.getTime(), at: Number.POSITIVE_INFINITY };
       } else {
-        const cursor = ctx.cursors.unseal(cursorText) as UsageCursor | undefined;
-        if (cursor?.k !== 'usage') throw invalidRequest('cursor is not a usage cursor of this API or was altered; pass next_cursor exactly as received.');
+        const cursor = ctx.cursors.opened<UsageCursor>(cursorText, {
+          kind: 'usage',
+          noun: 'usage',
+          binding,
+          resend: 'cursor was made for other filters or another page size; send the same start, end, route_class, api_key_id and limit as for the first page.',
+        });
         if (cursor.a !== account.account_id) throw invalidRequest('cursor belongs to another account.');
-        if (cursor.b !== binding) throw invalidRequest('cursor was made for other filters or another page size; send the same start, end, route_class, api_key_id and limit as for the first page.');
         if (now.getTime() - cursor.cap > USAGE_CURSOR_MS) throw invalidRequest('cursor has expired: a usage cursor lives 60 minutes from the first page; start again without cursor.');
         position = cursor;
       }

@@ -70,15 +70,16 @@ export interface Filter<V> {
   absent?: V;
 }
 
-// ---- Readers: each throws 400 invalid_request naming the parameter.
+// ---- Readers (the listing options of filters.ts use them too): each throws 400 invalid_request naming
+// the parameter.
 
-function text(value: unknown, name: string): string {
+export function text(value: unknown, name: string): string {
   if (typeof value !== 'string') throw invalidRequest(`${name} must be a string.`);
   return value;
 }
 
 /** A list given as a comma string (query) or, where the body allows it, an array of strings. */
-function list(value: unknown, name: string, arrays: 'allowed' | 'required' | 'no'): string[] {
+export function list(value: unknown, name: string, arrays: 'allowed' | 'required' | 'no'): string[] {
   if (Array.isArray(value)) {
     if (arrays === 'no') throw invalidRequest(`${name} must be a string.`);
     if (!value.every((v) => typeof v === 'string')) throw invalidRequest(`${name} must hold strings only.`);
@@ -109,7 +110,7 @@ const date = (edge: 'start' | 'end') => (value: unknown, name: string) => {
   return bound.toISOString();
 };
 
-const sortedUnique = (values: string[]) => [...new Set(values)].sort();
+export const sortedUnique = (values: string[]) => [...new Set(values)].sort();
 const upper = (value: unknown, name: string) => text(value, name).toUpperCase();
 
 /** A list of at most 10 values, read by `normalise`, refused with `rule` when a value is not `ok`. */

@@ -4,7 +4,7 @@
 // cursors are bound to and what the SQL of filter-sql.ts is built from.
 
 import { invalidRequest } from '../errors.js';
-import { FILTER_NAMES, FILTERS, type Filter, type From, type JobFilters } from './filter-table.js';
+import { FILTER_NAMES, FILTERS, list, sortedUnique, text, type Filter, type From, type JobFilters } from './filter-table.js';
 
 export { DATE_OR_DATE_TIME, type JobFilters } from './filter-table.js';
 
@@ -27,24 +27,6 @@ export interface ListOptions {
 export const LIST_OPTIONS = ['fields', 'include', 'description_format', 'limit', 'cursor', 'sort'] as const;
 
 type Input = Record<string, unknown>;
-
-function text(value: unknown, name: string): string {
-  if (typeof value !== 'string') throw invalidRequest(`${name} must be a string.`);
-  return value;
-}
-
-/** A list given as a comma string (query) or, where the body allows it, an array of strings. */
-function list(value: unknown, name: string, arrays: 'required' | 'no'): string[] {
-  if (Array.isArray(value)) {
-    if (arrays === 'no') throw invalidRequest(`${name} must be a string.`);
-    if (!value.every((v) => typeof v === 'string')) throw invalidRequest(`${name} must hold strings only.`);
-    return value.flatMap((v: string) => v.split(','));
-  }
-  if (arrays === 'required') throw invalidRequest(`${name} must be an array of strings.`);
-  return text(value, name).split(',');
-}
-
-const sortedUnique = (values: string[]) => [...new Set(values)].sort();
 
 /**
  * Reads the filters. `from` says whether values are query strings or JSON; the caller has already

@@ -5,7 +5,7 @@
 
 import type { NextFunction, Request, Response } from 'express';
 import type { RequestInfo, Standing, Ticket } from '../metering/meter.js';
-import { DAILY_FREE_UNITS } from '../metering/meter.js';
+import { DAILY_FREE_UNITS } from '../metering/prices.js';
 import { dataLimitExceeded, refused } from '../metering/refusals.js';
 import { callerOf } from './auth.js';
 import { etagOf, isConditional, neverFreshByItself, notModified } from './conditional.js';

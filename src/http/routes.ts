@@ -6,7 +6,8 @@
 
 import type { Request, RequestHandler, Router } from 'express';
 import type { AppContext } from '../context.js';
-import type { RequestInfo, RouteClass } from '../metering/meter.js';
+import type { RequestInfo } from '../metering/meter.js';
+import type { RouteClass } from '../metering/prices.js';
 import { isKeywordInput } from '../jobs/filters.js';
 import { translateEsDsl } from '../jobs/es-dsl.js';
 import { accountHandlers } from './handlers/account.js';

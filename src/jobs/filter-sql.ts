@@ -23,9 +23,10 @@ const BITS = 62;
 
 export function filterCondition(f: JobFilters, prefix: string, codes: Codes): Condition {
   const params: Record<string, DuckDBValue> = {};
+  let bound = 0;
   const c: SqlContext = {
     bind(value) {
-      const name = `v${Object.keys(params).length}`;
+      const name = `v${bound++}`;
       params[name] = value;
       return `$${name}`;
     },
@@ -57,7 +58,7 @@ export function filterCondition(f: JobFilters, prefix: string, codes: Codes): Co
       rows[test.on].add(() => test.sql(value, c), test.mask ? test.mask(value, c) ?? null : undefined);
     }
   }
-  job.push(...rows.location.conditions(`${prefix}locations l`), ...rows.posting.conditions(`${prefix}postings p`));
+  job.push(...rows.location.conditions(`${prefix}locations`, 'l'), ...rows.posting.conditions(`${prefix}postings`, 'p'));
   return { sql: job.join(' AND '), params };
 }
 
@@ -74,9 +75,9 @@ class SameRow {
     else this.joined = true;
   }
 
-  conditions(table: string): string[] {
+  /** The conditions on the job row: the masks, and a join with `table` (as `alias`, which the SQL names) when needed. */
+  conditions(table: string, alias: string): string[] {
     if (!this.joined && this.sql.length <= 1) return this.masks;
-    const alias = table.split(' ')[1]!;
-    return [...this.masks, `j.doc IN (SELECT ${alias}.doc FROM ${table} WHERE ${this.sql.map((s) => s()).join(' AND ')})`];
+    return [...this.masks, `j.doc IN (SELECT ${alias}.doc FROM ${table} ${alias} WHERE ${this.sql.map((s) => s()).join(' AND ')})`];
   }
 }

@@ -149,11 +149,10 @@ const jobColumn = (column: string, op = '='): Test<string | boolean> => onJob((v
 const jobTime = (column: string, op: '>=' | '<='): Test<string> => onJob((v, c) => `j.${column} ${op} ${c.ts(v)}`);
 const postingTime = (column: string, op: '>=' | '<='): Test<string> => ({ on: 'posting', sql: (v, c) => `p.${column} ${op} ${c.ts(v)}` });
 /** A coded posting value (lower-cased as the serving tables hold it when `lower`), with its job mask. */
-const coded = (column: string, kind: string, maskColumn: string, lower = false): Test<string> => ({
-  on: 'posting',
-  sql: (v, c) => `p.${column} = ${c.bind(lower ? v.toLowerCase() : v)}`,
-  mask: (v, c) => c.mask(maskColumn, kind, [lower ? v.toLowerCase() : v]),
-});
+const coded = (column: string, kind: string, maskColumn: string, lower = false): Test<string> => {
+  const held = (v: string) => (lower ? v.toLowerCase() : v);
+  return { on: 'posting', sql: (v, c) => `p.${column} = ${c.bind(held(v))}`, mask: (v, c) => c.mask(maskColumn, kind, [held(v)]) };
+};
 /** A yes/no posting property, with its two-bit job mask. */
 const postingFlag = (column: string, maskColumn: string): Test<boolean> => ({ on: 'posting', sql: (v) => `p.${column} = ${v}`, mask: (v, c) => c.hasMask(maskColumn, v) });
 

@@ -3,8 +3,8 @@
 // tools take none. With the session's confirmation level asking for it, a spending call first answers
 // with its cost and runs only when called again with confirm: true.
 
-import type { RouteClass, Standing } from '../metering/meter.js';
-import { requestUnits, unitMicros } from '../metering/meter.js';
+import type { Standing } from '../metering/meter.js';
+import { requestUnits, unitMicros, type RouteClass } from '../metering/prices.js';
 import { dataLimitExceeded, refused } from '../metering/refusals.js';
 import type { AccountRow } from '../metering/accounts.js';
 import type { ToolCall } from './tool.js';

@@ -12,9 +12,9 @@ import { ApiError } from '../errors.js';
 import type { QueryEngine } from '../db/engine.js';
 import { SegmentFiles, type LedgerPlace, type SegmentRef } from './ledger-files.js';
 import { readDaily, readEvents, type EventFilter, type SegmentDay } from './ledger-read.js';
+import { LedgerSegments, type Crash } from './ledger-segments.js';
 
 export type { EventFilter } from './ledger-read.js';
-import { LedgerSegments, type Crash } from './ledger-segments.js';
 
 const SQL = namedQueries('state/ledger.sql', ['high_water', 'page', 'event_segments', 'durable_segments', 'daily', 'known_segments']);
 
@@ -32,7 +32,6 @@ export interface LedgerEvent {
   records_charged: number;
   settlement_status: string;
 }
-
 
 export interface DailyRow {
   date: string;

@@ -2,7 +2,8 @@
 // month cannot take (429 data_limit_exceeded). Shared by the HTTP routes and the MCP tools.
 
 import { ApiError, retryAfter } from '../errors.js';
-import { DAILY_FREE_UNITS, type Refusal, type Ticket } from './meter.js';
+import type { Refusal, Ticket } from './meter.js';
+import { DAILY_FREE_UNITS } from './prices.js';
 
 /** Retry-After: from the request's time until `until`. */
 const retryUntil = (until: Date, at: Date) => retryAfter(until.getTime() - at.getTime());

@@ -1,9 +1,9 @@
-// The prices of the requests model (spec 8.4), as src/metering/meter.ts declares them once: the unit
+// The prices of the requests model (spec 8.4), as src/metering/prices.ts declares them once: the unit
 // price of each route class and the units of an answer. The store functions are given these (named
 // arguments); test/http/metering.test.ts checks what the store charges with them.
 
 import { expect } from 'chai';
-import { requestUnits, ROUTE_CLASSES, unitMicros } from '../../src/metering/meter.js';
+import { requestUnits, ROUTE_CLASSES, unitMicros } from '../../src/metering/prices.js';
 
 describe('pricing (requests model)', () => {
   it('prices a keyword search at 200 micro-USD a unit, the account settings at nothing, every other class at 20', () => {

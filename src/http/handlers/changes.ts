@@ -8,7 +8,6 @@ import { parseDateTime } from '../../query/dates.js';
 import type { AppContext } from '../../context.js';
 import { sendCharged } from '../metering.js';
 
-
 export function changesHandlers(ctx: AppContext) {
   return {
     list: async (req: Request, res: Response): Promise<void> => {

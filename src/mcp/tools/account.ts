@@ -2,7 +2,7 @@
 
 import { componentSchema, object, type JsonSchema } from '../schemas.js';
 import { overageStatus, setOverage } from '../../metering/overage.js';
-import { DAILY_FREE_UNITS } from '../../metering/meter.js';
+import { DAILY_FREE_UNITS } from '../../metering/prices.js';
 import { PLANS } from '../../metering/plans.js';
 import { CONFIRMATION_LEVELS, type ConfirmationLevel } from '../session.js';
 import type { Tool } from '../tool.js';

@@ -17,6 +17,7 @@ DROP FUNCTION IF EXISTS meter_admit(text, text, text, timestamptz, text, text, t
 DROP FUNCTION IF EXISTS meter_admit(text, text, text, timestamptz, text, text, text, boolean, integer, integer, bigint, bigint, text, timestamptz, boolean, boolean, bigint, bigint, text, boolean);
 DROP FUNCTION IF EXISTS meter_settle(text, timestamptz, date, integer, text, bigint, bigint, bigint, bigint, boolean, boolean, text, text, boolean, bigint, bigint);
 DROP FUNCTION IF EXISTS meter_reserve(text, date, bigint, bigint, text, timestamptz, bigint);
+DROP FUNCTION IF EXISTS meter_settle(text, timestamptz, date, integer, text, bigint, bigint, bigint, bigint, boolean, boolean, text, text, boolean, bigint, bigint, bigint, bigint);
 
 CREATE OR REPLACE FUNCTION meter_month(p_at timestamptz) RETURNS date
 LANGUAGE sql IMMUTABLE AS $$
@@ -171,67 +172,98 @@ LANGUAGE sql IMMUTABLE AS $$
        + p_unit_micros * greatest(0, p_before + p_units - greatest(p_before, 10000000)) / 2
 $$;
 
--- Settlement: the request was answered with p_status and p_records records. Records model: the records
--- are charged to p_month (within the allowance, then overage); a response the month cannot take is
--- refused (charged false) and settled as the 429 it becomes. Requests model: the request's units are
--- counted against the key's free units of the day, then paid, from the prepaid balance first.
--- p_release frees records reserved for an export; p_force charges even past the limit (the records
--- were reserved); p_void settles the request as not charged. A 429 gives the monthly request back.
--- The account's overage setting comes from the caller (read with the key, in this request); the
--- requests model reads and locks the account row, whose prepaid balance it draws on.
--- Returns the month's records used and reserved after it, or NULLs when it did not touch the month.
-CREATE OR REPLACE FUNCTION meter_settle(
-  p_request text, p_at timestamptz, p_month date, p_status integer, p_class text, p_records bigint,
-  p_allowance bigint, p_daily_free bigint, p_release bigint, p_force boolean, p_void boolean,
-  p_account text, p_model text, p_overage_enabled boolean, p_price bigint, p_limit_cents bigint,
-  p_units bigint, p_unit_micros bigint
+-- Settlement (spec 8.3, 8.4): the request was answered with p_status and p_records records. One function
+-- per billing model, over two shared steps: meter_settle_month (the months locked, an export's
+-- reservation freed) and meter_settle_ledger (the ledger row, and what a refusal gives back).
+-- p_release frees records reserved for an export; p_force charges even past the limit (the records were
+-- reserved, or the units payable at reservation); p_void settles the request as not charged. A response
+-- the month cannot pay for is refused (charged false) and settled as the 429 it becomes.
+-- Each returns the month's records used and reserved after it (NULLs when it did not touch the month),
+-- what was charged past the allowance or the prepaid balance, and the ledger's settlement status.
+
+-- The months a settlement may change, locked in month order as admission locks them (no deadlock
+-- between the two on a shared server): the month the request drew from, its own, and p_month. Then
+-- p_month's row, created when missing, with p_release records of an export's reservation freed.
+CREATE OR REPLACE FUNCTION meter_settle_month(p_request text, p_account text, p_month date, p_release bigint) RETURNS usage_months
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_m usage_months;
+  v_drawn date;
+  v_occurred timestamptz;
+BEGIN
+  SELECT drawn_month, occurred_at INTO v_drawn, v_occurred FROM ledger WHERE request_id = p_request;
+  PERFORM 1 FROM usage_months WHERE account_id = p_account AND month IN (v_drawn, meter_month(v_occurred), p_month) ORDER BY month FOR UPDATE;
+  INSERT INTO usage_months AS u (account_id, month) VALUES (p_account, p_month)
+  ON CONFLICT (account_id, month) DO UPDATE SET records_reserved = greatest(0, u.records_reserved - p_release)
+  RETURNING * INTO v_m;
+  RETURN v_m;
+END
+$$;
+
+-- The pending ledger row of p_request settled as p_status with what it was charged; false when no row
+-- was pending (settled already, or no such request). A request answered 429 was refused: it gives its
+-- monthly request back (spec 8.3), and the request it counted in the month it was made.
+CREATE OR REPLACE FUNCTION meter_settle_ledger(
+  p_request text, p_account text, p_status integer, p_class text, p_settlement text, p_records bigint,
+  p_overage_micros bigint, p_overage_records bigint, p_units bigint, p_paid_units bigint, p_prepaid_micros bigint
+) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_drawn date;
+  v_occurred timestamptz;
+BEGIN
+  UPDATE ledger l SET status = p_status, route_class = p_class, settlement_status = p_settlement,
+    records_charged = p_records, overage_micros = p_overage_micros, overage_records = p_overage_records,
+    units = p_units, paid_units = p_paid_units, prepaid_micros = p_prepaid_micros,
+    drawn_month = CASE WHEN p_status = 429 THEN NULL ELSE l.drawn_month END, counted = l.counted AND p_status <> 429
+  FROM (SELECT request_id, drawn_month FROM ledger WHERE request_id = p_request) o
+  WHERE l.request_id = o.request_id AND l.settlement_status = 'pending'
+  RETURNING o.drawn_month, l.occurred_at INTO v_drawn, v_occurred;
+  IF NOT FOUND THEN
+    RETURN false;
+  END IF;
+  IF p_status = 429 THEN
+    UPDATE usage_months SET requests_drawn = requests_drawn - coalesce(month = v_drawn, false)::int,
+      requests_used = requests_used - (month = meter_month(v_occurred))::int
+    WHERE account_id = p_account AND (month = v_drawn OR month = meter_month(v_occurred));
+  END IF;
+  RETURN true;
+END
+$$;
+
+-- Records model: the records are charged to p_month, within the allowance first, then as overage at
+-- p_price up to the account's limit (p_overage_enabled and p_limit_cents: the caller's, read with the key).
+CREATE OR REPLACE FUNCTION meter_settle_records(
+  p_request text, p_account text, p_month date, p_status integer, p_class text, p_records bigint,
+  p_allowance bigint, p_release bigint, p_force boolean, p_void boolean,
+  p_overage_enabled boolean, p_price bigint, p_limit_cents bigint
 ) RETURNS TABLE (charged boolean, records_used bigint, records_reserved bigint, overage_micros bigint, settlement text)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
-  v_account accounts;
   v_m usage_months;
   v_room bigint;
   v_over bigint := 0;
-  v_billed bigint := 0;
-  v_overage bigint := 0;
-  v_settlement text;
-  v_units bigint;
-  v_free bigint;
-  v_paid bigint := 0;
-  v_prepaid bigint := 0;
-  v_charged boolean := true;
-  v_status integer := p_status;
-  v_day date := (p_at AT TIME ZONE 'UTC')::date;
-  v_drawn date;
-  v_occurred timestamptz;
-  v_key text;
   v_used bigint;
   v_reserved bigint;
+  v_settlement text;
+  v_status integer := p_status;
+  v_refused boolean := p_void OR p_status >= 400;
 BEGIN
-  IF p_model = 'records' AND (p_void OR p_status >= 400 OR p_records = 0) AND p_release = 0 THEN
+  IF p_release = 0 AND (v_refused OR p_records = 0) THEN
     -- Nothing to charge: the ledger row alone (counts, errors, redirects and empty pages).
-    v_settlement := CASE WHEN p_void OR p_status >= 400 THEN 'not_charged' ELSE 'included' END;
-    UPDATE ledger l SET status = p_status, route_class = p_class, settlement_status = v_settlement,
-      drawn_month = CASE WHEN p_status = 429 THEN NULL ELSE l.drawn_month END, counted = l.counted AND p_status <> 429
-    FROM (SELECT request_id, drawn_month FROM ledger WHERE request_id = p_request) o
-    WHERE l.request_id = o.request_id AND l.settlement_status = 'pending'
-    RETURNING o.drawn_month, l.occurred_at INTO v_drawn, v_occurred;
-    IF NOT FOUND THEN
+    v_settlement := CASE WHEN v_refused THEN 'not_charged' ELSE 'included' END;
+    IF NOT meter_settle_ledger(p_request, p_account, p_status, p_class, v_settlement, 0, 0, 0, 0, 0, 0) THEN
       RETURN QUERY SELECT false, NULL::bigint, NULL::bigint, 0::bigint, NULL::text;
       RETURN;
-    END IF;
-    IF p_status = 429 AND v_drawn IS NOT NULL THEN
-      UPDATE usage_months SET requests_drawn = requests_drawn - 1 WHERE account_id = p_account AND month = v_drawn;
-      UPDATE usage_months SET requests_used = requests_used - 1 WHERE account_id = p_account AND month = meter_month(v_occurred);
     END IF;
     RETURN QUERY SELECT true, NULL::bigint, NULL::bigint, 0::bigint, v_settlement;
     RETURN;
   END IF;
 
-  IF p_model = 'records' AND p_release = 0 AND NOT p_void AND p_status < 400 THEN
+  IF p_release = 0 THEN
     -- The common charge in one statement: the month takes the records when they fit (the row is
-    -- locked and the room checked on its latest version), within the allowance first.
+    -- locked and the room checked on its latest version).
     UPDATE usage_months u SET
       records_used = u.records_used + p_records,
       overage_records = u.overage_records + greatest(0, u.records_used + p_records - p_allowance) - greatest(0, u.records_used - p_allowance),
@@ -242,102 +274,105 @@ BEGIN
     RETURNING u.records_used, u.records_reserved, greatest(0, u.records_used - p_allowance) - greatest(0, u.records_used - p_records - p_allowance)
     INTO v_used, v_reserved, v_over;
     IF FOUND THEN
-      v_overage := v_over * coalesce(p_price, 0);
       v_settlement := CASE WHEN v_over > 0 THEN 'overage' ELSE 'included' END;
-      UPDATE ledger SET status = p_status, route_class = p_class, records_charged = p_records, overage_micros = v_overage,
-        overage_records = v_over, settlement_status = v_settlement
-      WHERE request_id = p_request AND settlement_status = 'pending';
-      IF NOT FOUND THEN
+      IF NOT meter_settle_ledger(p_request, p_account, p_status, p_class, v_settlement, p_records, v_over * coalesce(p_price, 0), v_over, 0, 0, 0) THEN
         RAISE EXCEPTION 'request % is not pending settlement', p_request;
       END IF;
-      RETURN QUERY SELECT true, v_used, v_reserved, v_overage, v_settlement;
+      RETURN QUERY SELECT true, v_used, v_reserved, v_over * coalesce(p_price, 0), v_settlement;
       RETURN;
     END IF;
     -- No month row yet, or the records do not fit: decided below.
     v_over := 0;
   END IF;
 
-  -- The months this call may change, locked in month order as admission locks them (no deadlock between
-  -- the two on a shared server): the month the request drew from, its own, and p_month. Then p_month's
-  -- row, created when missing; an export's reservation freed.
-  SELECT drawn_month, occurred_at INTO v_drawn, v_occurred FROM ledger WHERE request_id = p_request;
-  PERFORM 1 FROM usage_months WHERE account_id = p_account AND month IN (v_drawn, meter_month(v_occurred), p_month) ORDER BY month FOR UPDATE;
-  INSERT INTO usage_months AS u (account_id, month) VALUES (p_account, p_month)
-  ON CONFLICT (account_id, month) DO UPDATE SET records_reserved = greatest(0, u.records_reserved - p_release)
-  RETURNING * INTO v_m;
-
-  IF p_void OR p_status >= 400 THEN
+  v_m := meter_settle_month(p_request, p_account, p_month, p_release);
+  v_room := meter_records_room(v_m, p_allowance, p_overage_enabled, p_price, p_limit_cents);
+  IF NOT v_refused AND NOT p_force AND v_room IS NOT NULL AND p_records > v_room THEN
+    v_status := 429;
+    v_refused := true;
+  END IF;
+  IF v_refused THEN
     v_settlement := 'not_charged';
     p_records := 0;
-  ELSIF p_model = 'records' THEN
-    v_room := meter_records_room(v_m, p_allowance, p_overage_enabled, p_price, p_limit_cents);
-    IF NOT p_force AND v_room IS NOT NULL AND p_records > v_room THEN
-      v_charged := false;
-      v_status := 429;
-      v_settlement := 'not_charged';
-      p_records := 0;
-    ELSE
-      v_over := greatest(0, v_m.records_used + p_records - p_allowance) - greatest(0, v_m.records_used - p_allowance);
-      v_billed := v_over * coalesce(p_price, 0);
-      v_overage := v_billed;
-      v_settlement := CASE WHEN v_over > 0 THEN 'overage' ELSE 'included' END;
-    END IF;
   ELSE
-    -- Requests model: the request's units (p_units) at the price of its class (p_unit_micros), both the caller's.
+    v_over := greatest(0, v_m.records_used + p_records - p_allowance) - greatest(0, v_m.records_used - p_allowance);
+    v_settlement := CASE WHEN v_over > 0 THEN 'overage' ELSE 'included' END;
+  END IF;
+  IF NOT meter_settle_ledger(p_request, p_account, v_status, p_class, v_settlement, p_records, v_over * coalesce(p_price, 0), v_over, 0, 0, 0) THEN
+    -- Settled already (or no such request): nothing of this call may stay.
+    RAISE EXCEPTION 'request % is not pending settlement', p_request;
+  END IF;
+  UPDATE usage_months SET records_used = records_used + p_records, overage_records = overage_records + v_over,
+    overage_used_micros = overage_used_micros + v_over * coalesce(p_price, 0)
+  WHERE account_id = p_account AND month = p_month AND p_records > 0;
+  RETURN QUERY SELECT v_status = p_status, v_m.records_used + p_records, v_m.records_reserved, v_over * coalesce(p_price, 0), v_settlement;
+END
+$$;
+
+-- Requests model: the request's units (p_units, the caller's count) go first against the key's free
+-- units of the day (p_daily_free); the rest are paid at p_unit_micros each (meter_units_price), from the
+-- prepaid balance first, then as overage within the account's limit (the account row, locked, holds
+-- both). The records are counted in p_month, not charged.
+CREATE OR REPLACE FUNCTION meter_settle_requests(
+  p_request text, p_account text, p_at timestamptz, p_month date, p_status integer, p_class text, p_records bigint,
+  p_daily_free bigint, p_release bigint, p_force boolean, p_void boolean, p_units bigint, p_unit_micros bigint
+) RETURNS TABLE (charged boolean, records_used bigint, records_reserved bigint, overage_micros bigint, settlement text)
+LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+  v_account accounts;
+  v_m usage_months;
+  v_key text;
+  v_day date := (p_at AT TIME ZONE 'UTC')::date;
+  v_free bigint;
+  v_paid bigint := 0;
+  v_billed bigint := 0;
+  v_prepaid bigint := 0;
+  v_over bigint := 0;
+  v_units bigint := 0;
+  v_status integer := p_status;
+  v_settlement text := 'not_charged';
+BEGIN
+  v_m := meter_settle_month(p_request, p_account, p_month, p_release);
+  IF p_void OR p_status >= 400 THEN
+    p_records := 0;
+  ELSE
     SELECT * INTO v_account FROM accounts WHERE account_id = p_account FOR UPDATE;
     SELECT api_key_id INTO v_key FROM ledger WHERE request_id = p_request;
-    v_units := p_units;
     INSERT INTO key_days AS k (key_id, day) VALUES (v_key, v_day)
     ON CONFLICT (key_id, day) DO UPDATE SET key_id = k.key_id
     RETURNING free_units INTO v_free;
-    v_paid := greatest(0, v_units - greatest(0, p_daily_free - v_free));
+    v_paid := greatest(0, p_units - greatest(0, p_daily_free - v_free));
     v_billed := meter_units_price(v_m.paid_units, v_paid, p_unit_micros);
     v_prepaid := least(v_billed, v_account.prepaid_micros);
     v_over := v_billed - v_prepaid;
     IF v_over > 0 AND NOT p_force AND NOT (v_account.overage_enabled AND (
       v_account.overage_limit_cents IS NULL OR v_m.overage_used_micros + v_over <= v_account.overage_limit_cents * 10000)) THEN
-      v_charged := false;
+      -- Neither the prepaid balance nor overage can pay: refused.
       v_status := 429;
-      v_settlement := 'not_charged';
       p_records := 0;
       v_billed := 0;
       v_paid := 0;
       v_prepaid := 0;
       v_over := 0;
     ELSE
-      UPDATE key_days SET free_units = free_units + (v_units - v_paid), paid_units = paid_units + v_paid
+      UPDATE key_days SET free_units = free_units + (p_units - v_paid), paid_units = paid_units + v_paid
       WHERE key_id = v_key AND day = v_day;
       IF v_prepaid > 0 THEN
         UPDATE accounts SET prepaid_micros = prepaid_micros - v_prepaid WHERE account_id = p_account;
       END IF;
-      v_overage := v_over;
+      v_units := p_units;
       v_settlement := CASE WHEN v_over > 0 THEN 'overage' ELSE 'included' END;
     END IF;
   END IF;
-
-  UPDATE ledger l SET status = v_status, route_class = p_class, records_charged = p_records, overage_micros = v_overage,
-    settlement_status = v_settlement, drawn_month = CASE WHEN v_status = 429 THEN NULL ELSE l.drawn_month END,
-    counted = l.counted AND v_status <> 429,
-    overage_records = CASE WHEN p_model = 'records' THEN v_over ELSE 0 END,
-    units = CASE WHEN p_model = 'records' OR v_status >= 400 THEN 0 ELSE coalesce(v_units, 0) END, paid_units = v_paid, prepaid_micros = v_prepaid
-  FROM (SELECT request_id, drawn_month FROM ledger WHERE request_id = p_request) o
-  WHERE l.request_id = o.request_id AND l.settlement_status = 'pending'
-  RETURNING o.drawn_month, l.occurred_at INTO v_drawn, v_occurred;
-  IF NOT FOUND THEN
+  IF NOT meter_settle_ledger(p_request, p_account, v_status, p_class, v_settlement, p_records, v_over, 0, v_units, v_paid, v_prepaid) THEN
     -- Settled already (or no such request): nothing of this call may stay.
     RAISE EXCEPTION 'request % is not pending settlement', p_request;
   END IF;
-  -- A request answered 429 was refused: it gives its monthly request back (spec 8.3), and in the
-  -- requests model the request it counted this month.
-  IF v_status = 429 THEN
-    UPDATE usage_months SET requests_drawn = requests_drawn - coalesce(month = v_drawn, false)::int,
-      requests_used = requests_used - (month = meter_month(v_occurred))::int
-    WHERE account_id = p_account AND (month = v_drawn OR month = meter_month(v_occurred));
-  END IF;
-  UPDATE usage_months SET records_used = records_used + p_records, overage_records = overage_records + CASE WHEN p_model = 'records' THEN v_over ELSE 0 END,
-    overage_used_micros = overage_used_micros + v_overage, paid_units = paid_units + v_paid, paid_micros = paid_micros + CASE WHEN p_model = 'records' THEN 0 ELSE v_billed END
-  WHERE account_id = p_account AND month = p_month AND (p_records > 0 OR v_overage > 0 OR v_paid > 0);
-  RETURN QUERY SELECT v_charged, v_m.records_used + p_records, v_m.records_reserved, v_overage, v_settlement;
+  UPDATE usage_months SET records_used = records_used + p_records, overage_used_micros = overage_used_micros + v_over,
+    paid_units = paid_units + v_paid, paid_micros = paid_micros + v_billed
+  WHERE account_id = p_account AND month = p_month AND (p_records > 0 OR v_over > 0 OR v_paid > 0);
+  RETURN QUERY SELECT v_status = p_status, v_m.records_used + p_records, v_m.records_reserved, v_over, v_settlement;
 END
 $$;
 

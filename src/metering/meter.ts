@@ -21,8 +21,13 @@ const call = (fn: string, names: string[], casts: Record<string, string> = {}) =
 
 const ADMIT_ARGS = ['p_request', 'p_account', 'p_key', 'p_at', 'p_method', 'p_route', 'p_class', 'p_windowed', 'p_window_limit', 'p_window_seconds', 'p_plan_requests', 'p_daily_free', 'p_model', 'p_since', 'p_prepaid_ok', 'p_overage_on', 'p_overage_limit_cents', 'p_unit_micros', 'p_node', 'p_counted'];
 const ADMIT = `SELECT * FROM ${call('meter_admit', ADMIT_ARGS)}`;
-const SETTLE_ARGS = ['p_request', 'p_at', 'p_month', 'p_status', 'p_class', 'p_records', 'p_allowance', 'p_daily_free', 'p_release', 'p_force', 'p_void', 'p_account', 'p_model', 'p_overage_enabled', 'p_price', 'p_limit_cents', 'p_units', 'p_unit_micros'];
-const SETTLE = `SELECT * FROM ${call('meter_settle', SETTLE_ARGS, { p_month: '::date' })}`;
+const SETTLE_RECORDS_ARGS = ['p_request', 'p_account', 'p_month', 'p_status', 'p_class', 'p_records', 'p_allowance', 'p_release', 'p_force', 'p_void', 'p_overage_enabled', 'p_price', 'p_limit_cents'];
+const SETTLE_REQUESTS_ARGS = ['p_request', 'p_account', 'p_at', 'p_month', 'p_status', 'p_class', 'p_records', 'p_daily_free', 'p_release', 'p_force', 'p_void', 'p_units', 'p_unit_micros'];
+/** Settlement by billing model (spec 8.3, 8.4): one store function each. */
+const SETTLE = {
+  records: `SELECT * FROM ${call('meter_settle_records', SETTLE_RECORDS_ARGS, { p_month: '::date' })}`,
+  requests: `SELECT * FROM ${call('meter_settle_requests', SETTLE_REQUESTS_ARGS, { p_month: '::date' })}`,
+};
 const RESERVE_ARGS = ['p_account', 'p_month', 'p_records', 'p_allowance', 'p_key', 'p_at', 'p_daily_free', 'p_units', 'p_unit_micros'];
 const RESERVE = `SELECT ${call('meter_reserve', RESERVE_ARGS, { p_month: '::date' })} AS reserved`;
 const REFUND = 'SELECT meter_refund($1, $2) AS refunded';
@@ -262,26 +267,21 @@ export class Meter {
 
   /** Settles request `requestId` at `routeClass`: the class it was admitted at (a request is priced once). */
   private async run(requestId: string, at: Date, account: AccountRow, options: SettleOptions & { routeClass: RouteClass }, db: Queryable = this.store): Promise<SettleRow> {
-    const [row] = await db.query<SettleRow>(SETTLE, [
-      requestId,
-      at,
-      options.month ?? monthKey(at),
-      options.status,
-      options.routeClass,
-      options.records,
-      PLANS[account.plan].monthlyRecords,
-      DAILY_FREE_UNITS,
-      options.release ?? 0,
-      options.force ?? false,
-      options.void ?? false,
-      account.account_id,
-      account.billing_model,
-      account.overage_enabled,
-      account.overage_price_micros,
-      account.overage_limit_cents,
-      requestUnits(options.routeClass, options.records),
-      unitMicros(options.routeClass),
-    ]);
+    const month = options.month ?? monthKey(at);
+    const release = options.release ?? 0;
+    const force = options.force ?? false;
+    const voided = options.void ?? false;
+    const { routeClass: cls, status, records } = options;
+    const [row] =
+      account.billing_model === 'records'
+        ? await db.query<SettleRow>(SETTLE.records, [
+            requestId, account.account_id, month, status, cls, records, PLANS[account.plan].monthlyRecords, release, force, voided,
+            account.overage_enabled, account.overage_price_micros, account.overage_limit_cents,
+          ])
+        : await db.query<SettleRow>(SETTLE.requests, [
+            requestId, account.account_id, at, month, status, cls, records, DAILY_FREE_UNITS, release, force, voided,
+            requestUnits(cls, records), unitMicros(cls),
+          ]);
     return row!;
   }
 

@@ -3,11 +3,18 @@
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
-    { name: 'no-cycles', severity: 'error', comment: 'Modules that import each other cannot be read, tested or loaded one at a time.', from: {}, to: { circular: true } },
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'Modules that import each other cannot be read, tested or loaded one at a time.',
+      from: {},
+      to: { circular: true },
+    },
     {
       name: 'mcp-not-on-http',
       severity: 'error',
-      comment: 'The MCP tools sit below the HTTP layer that carries them (src/http/mcp.ts is their Streamable HTTP transport): they never import it; what both need lives in src/shared/ and the features.',
+      comment:
+        'The MCP tools sit below the HTTP layer that carries them (src/http/mcp.ts is their Streamable HTTP transport): they never import it; what both need lives in src/shared/ and the features.',
       from: { path: '^src/mcp/' },
       to: { path: '^src/http/' },
     },

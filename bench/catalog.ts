@@ -37,12 +37,20 @@ export async function benchCatalog(jobs: number, seed: number): Promise<CatalogR
     peak_rss_gib: number;
     counts: { jobs: number; postings: number };
   };
-  const report = (await runCliJson(['merge-report', '--input', day, '--snapshots-dir', dirs.snapshotsDir])) as { precision: number; recall: number };
+  const report = (await runCliJson(['merge-report', '--input', day, '--snapshots-dir', dirs.snapshotsDir])) as {
+    precision: number;
+    recall: number;
+  };
   return {
     corpus,
     ...dirs,
     generate_s,
-    publish: { duration_s: summary.duration_s, peak_rss_gib: summary.peak_rss_gib, jobs: summary.counts.jobs, postings: summary.counts.postings },
+    publish: {
+      duration_s: summary.duration_s,
+      peak_rss_gib: summary.peak_rss_gib,
+      jobs: summary.counts.jobs,
+      postings: summary.counts.postings,
+    },
     merge: { precision: report.precision, recall: report.recall },
   };
 }

@@ -42,7 +42,11 @@ function cpuMs(pid: number): number {
 }
 
 /** One GET; the body as it came over the wire. */
-function get(agent: Agent, url: string, headers: Record<string, string>): Promise<{ status: number; encoding: string; wire: number; body: Buffer }> {
+function get(
+  agent: Agent,
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; encoding: string; wire: number; body: Buffer }> {
   return new Promise((done, fail) => {
     const req = request(url, { agent, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -66,11 +70,13 @@ function median(values: number[]): number {
 function levels(body: Buffer) {
   const time = (f: () => Buffer) => {
     let bytes = 0;
-    const ms = median(Array.from({ length: 5 }, () => {
-      const started = performance.now();
-      bytes = f().length;
-      return performance.now() - started;
-    }));
+    const ms = median(
+      Array.from({ length: 5 }, () => {
+        const started = performance.now();
+        bytes = f().length;
+        return performance.now() - started;
+      }),
+    );
     return { ms, bytes };
   };
   const gzip = Array.from({ length: 9 }, (_, i) => ({ level: i + 1, ...time(() => gzipSync(body, { level: i + 1 })) }));
@@ -84,7 +90,10 @@ function levels(body: Buffer) {
 async function endToEnd(service: BenchService, path: string, encoding: (typeof ENCODINGS)[number]) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   let turn = 0;
-  const headers = () => ({ authorization: `Bearer ${service.keys[turn++ % service.keys.length]}`, ...(encoding === 'identity' ? {} : { 'accept-encoding': encoding }) });
+  const headers = () => ({
+    authorization: `Bearer ${service.keys[turn++ % service.keys.length]}`,
+    ...(encoding === 'identity' ? {} : { 'accept-encoding': encoding }),
+  });
   for (let i = 0; i < 5; i++) await get(agent, `${service.url}${path}`, headers()); // warm-up
   const wire: number[] = [];
   const wall: number[] = [];
@@ -93,7 +102,8 @@ async function endToEnd(service: BenchService, path: string, encoding: (typeof E
     const started = performance.now();
     const res = await get(agent, `${service.url}${path}`, headers());
     wall.push(performance.now() - started);
-    if (res.status !== 200 || res.encoding !== encoding) throw new Error(`${path} (${encoding}): ${res.status}, Content-Encoding ${res.encoding}`);
+    if (res.status !== 200 || res.encoding !== encoding)
+      throw new Error(`${path} (${encoding}): ${res.status}, Content-Encoding ${res.encoding}`);
     wire.push(res.wire);
   }
   const cpuPerRequestMs = (cpuMs(service.pid) - cpuBefore) / REQUESTS;
@@ -125,14 +135,22 @@ for (const r of results) {
     const g = r.levels.gzip[i];
     const b = r.levels.brotli[i]!;
     const gz = g ? `${g.ms.toFixed(2).padStart(7)}  ${g.bytes.toLocaleString('en-US').padStart(11)}` : ' '.repeat(20);
-    console.log(`  ${String(i + 1).padStart(5)}  ${gz}   |  ${b.ms.toFixed(2).padStart(9)}  ${b.bytes.toLocaleString('en-US').padStart(12)}`);
+    console.log(
+      `  ${String(i + 1).padStart(5)}  ${gz}   |  ${b.ms.toFixed(2).padStart(9)}  ${b.bytes.toLocaleString('en-US').padStart(12)}`,
+    );
   }
   console.log(`  served (gzip level ${GZIP_LEVEL}, brotli quality ${BROTLI_QUALITY}), ${REQUESTS} requests each:`);
-  for (const h of r.http) console.log(`    ${h.encoding.padEnd(9)} ${kb(h.bytes).padStart(10)} on the wire, server CPU ${h.cpuPerRequestMs.toFixed(2)} ms/request, median ${h.medianMs.toFixed(2)} ms`);
+  for (const h of r.http)
+    console.log(
+      `    ${h.encoding.padEnd(9)} ${kb(h.bytes).padStart(10)} on the wire, server CPU ${h.cpuPerRequestMs.toFixed(2)} ms/request, median ${h.medianMs.toFixed(2)} ms`,
+    );
 }
 
 const dir = join(ROOT, 'bench', 'results');
 await mkdir(dir, { recursive: true });
 const file = join(dir, `compression-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-await writeFile(file, JSON.stringify({ jobs: Number(values.jobs), requests: REQUESTS, gzipLevel: GZIP_LEVEL, brotliQuality: BROTLI_QUALITY, results }, null, 2));
+await writeFile(
+  file,
+  JSON.stringify({ jobs: Number(values.jobs), requests: REQUESTS, gzipLevel: GZIP_LEVEL, brotliQuality: BROTLI_QUALITY, results }, null, 2),
+);
 console.log(`\n${file}`);

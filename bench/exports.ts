@@ -31,7 +31,13 @@ export async function feedStarts(service: BenchService): Promise<string[]> {
   const starts = ['since=2000-01-01T00:00:00Z'];
   let query = starts[0]!;
   for (let page = 1; page <= 500; page++) {
-    const body = await call<{ resume_cursor: string; has_more: boolean }>(service, 'GET', `/v1/jobs/changes?${query}&limit=1000`, undefined, service.keys[page % service.keys.length]);
+    const body = await call<{ resume_cursor: string; has_more: boolean }>(
+      service,
+      'GET',
+      `/v1/jobs/changes?${query}&limit=1000`,
+      undefined,
+      service.keys[page % service.keys.length],
+    );
     if (!body.has_more) break;
     query = `after=${encodeURIComponent(body.resume_cursor)}`;
     if (page === 10 || page === 100 || page === 500) starts.push(query);
@@ -68,7 +74,10 @@ export async function benchExport(service: BenchService, records: number): Promi
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMib(service.pid))), 20);
   try {
-    let record = await call<ExportRecord>(service, 'POST', '/v1/jobs/exports', { currentness: ['current', 'uncertain', 'not_current'], max_records: records });
+    let record = await call<ExportRecord>(service, 'POST', '/v1/jobs/exports', {
+      currentness: ['current', 'uncertain', 'not_current'],
+      max_records: records,
+    });
     while (record.status === 'queued' || record.status === 'running') {
       await new Promise((r) => setTimeout(r, 1000));
       record = await call<ExportRecord>(service, 'GET', `/v1/jobs/exports/${record.export_id}`);

@@ -30,7 +30,9 @@ function send(agent: Agent, req: BenchRequest): Promise<{ status: number; catalo
       const timing = String(res.headers['server-timing'] ?? '');
       const catalog = /catalog;dur=([\d.]+)/.exec(timing);
       const meter = /meter;dur=([\d.]+)/.exec(timing);
-      res.on('end', () => done({ status: res.statusCode ?? 0, catalogMs: catalog ? Number(catalog[1]) : null, meterMs: meter ? Number(meter[1]) : null }));
+      res.on('end', () =>
+        done({ status: res.statusCode ?? 0, catalogMs: catalog ? Number(catalog[1]) : null, meterMs: meter ? Number(meter[1]) : null }),
+      );
     });
     r.on('error', fail);
     r.end(req.body);
@@ -46,10 +48,15 @@ function percentile(sorted: number[], p: number): number {
  * `next` gives each request (a fixed one, or the next of a seeded mix). A request with an authorization
  * header is sent with the next of `keys` in turn, so that no account's request window fills up.
  */
-export async function measure(next: () => BenchRequest, options: { connections: number; seconds: number; keys?: string[] }): Promise<Measurement> {
+export async function measure(
+  next: () => BenchRequest,
+  options: { connections: number; seconds: number; keys?: string[] },
+): Promise<Measurement> {
   let turn = 0;
   const keyed = (req: BenchRequest): BenchRequest =>
-    options.keys && req.headers?.authorization ? { ...req, headers: { ...req.headers, authorization: `Bearer ${options.keys[turn++ % options.keys.length]}` } } : req;
+    options.keys && req.headers?.authorization
+      ? { ...req, headers: { ...req.headers, authorization: `Bearer ${options.keys[turn++ % options.keys.length]}` } }
+      : req;
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const latencies: number[] = [];
   const catalog: number[] = [];
@@ -78,7 +85,19 @@ export async function measure(next: () => BenchRequest, options: { connections: 
     requestsPerSecond: latencies.length / elapsed,
     requests: latencies.length,
     failures,
-    catalogMedianMs: catalog.length > 0 ? percentile(catalog.sort((a, b) => a - b), 50) : null,
-    meterMedianMs: meter.length > 0 ? percentile(meter.sort((a, b) => a - b), 50) : null,
+    catalogMedianMs:
+      catalog.length > 0
+        ? percentile(
+            catalog.sort((a, b) => a - b),
+            50,
+          )
+        : null,
+    meterMedianMs:
+      meter.length > 0
+        ? percentile(
+            meter.sort((a, b) => a - b),
+            50,
+          )
+        : null,
   };
 }

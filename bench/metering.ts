@@ -63,7 +63,13 @@ async function admissions(store: PgliteStore, seconds: number) {
         const caller = callers[n % callers.length]!;
         const requestId = `req_bench_${n++}`;
         const t0 = performance.now();
-        const { ticket, refusal } = await meter.admit(caller, { requestId, method: 'GET', route: '/v1/jobs/{jobId}', routeClass: 'jobs_get', windowed: true });
+        const { ticket, refusal } = await meter.admit(caller, {
+          requestId,
+          method: 'GET',
+          route: '/v1/jobs/{jobId}',
+          routeClass: 'jobs_get',
+          windowed: true,
+        });
         if (refusal) throw new Error(`refused: ${refusal}`);
         if (!(await meter.settle(ticket, { status: 200, records: 1 }))) throw new Error('not charged');
         latencies.push(performance.now() - t0);
@@ -73,9 +79,15 @@ async function admissions(store: PgliteStore, seconds: number) {
   const perSecond = latencies.length / ((performance.now() - started) / 1000);
   const [ledgerRows] = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger');
   const [charged] = await store.query<{ n: number }>('SELECT sum(records_used)::int AS n FROM usage_months');
-  if (ledgerRows!.n !== latencies.length || charged!.n !== latencies.length) throw new Error(`ledger ${ledgerRows!.n} rows, ${charged!.n} records charged, for ${latencies.length} requests`);
-  console.log(`admissions  ${perSecond.toFixed(0)} admitted and settled a second (embedded store, 4 callers); admit+settle median ${median(latencies).toFixed(3)} ms, p99 ${p99(latencies).toFixed(3)} ms`);
-  return { accountId: callers[0]!.account.account_id, figures: { per_second: perSecond, median_ms: median(latencies), p99_ms: p99(latencies), callers: 4, accounts: callers.length } };
+  if (ledgerRows!.n !== latencies.length || charged!.n !== latencies.length)
+    throw new Error(`ledger ${ledgerRows!.n} rows, ${charged!.n} records charged, for ${latencies.length} requests`);
+  console.log(
+    `admissions  ${perSecond.toFixed(0)} admitted and settled a second (embedded store, 4 callers); admit+settle median ${median(latencies).toFixed(3)} ms, p99 ${p99(latencies).toFixed(3)} ms`,
+  );
+  return {
+    accountId: callers[0]!.account.account_id,
+    figures: { per_second: perSecond, median_ms: median(latencies), p99_ms: p99(latencies), callers: 4, accounts: callers.length },
+  };
 }
 
 /**
@@ -89,7 +101,10 @@ async function analytics(store: PgliteStore, engine: QueryEngine, accountId: str
   const t0 = performance.now();
   for (let d = 0; d < days; d++) {
     const day = new Date(Date.UTC(2026, 9, 1 + d)).toISOString().slice(0, 10);
-    const [segment] = await store.query<{ segment_id: string }>("INSERT INTO ledger_segments (day, state, rows) VALUES ($1::date, 'durable', $2) RETURNING segment_id", [day, perDay]);
+    const [segment] = await store.query<{ segment_id: string }>(
+      "INSERT INTO ledger_segments (day, state, rows) VALUES ($1::date, 'durable', $2) RETURNING segment_id",
+      [day, perDay],
+    );
     await mkdir(join(ledgerDir, `day=${day}`), { recursive: true });
     const path = segmentFile(ledgerDir, { segment_id: segment!.segment_id, day, level: 0 });
     // One account in a thousand is the measured one; the rest are the other 999 accounts.
@@ -197,7 +212,20 @@ async function timed(runs: number, work: (run: number) => Promise<unknown>, file
 async function usageCalls(ledger: Ledger, first: string, slowRuns: number) {
   const capturedAt = new Date(`${TODAY}T23:59:00Z`);
   const page = (routeClass: string | null) =>
-    ledger.events({ accountId: MEASURED, start: null, end: null, routeClass, apiKeyId: null, highWater: Number.MAX_SAFE_INTEGER, capturedAt, before: Number.POSITIVE_INFINITY, exclude: '' }, 51);
+    ledger.events(
+      {
+        accountId: MEASURED,
+        start: null,
+        end: null,
+        routeClass,
+        apiKeyId: null,
+        highWater: Number.MAX_SAFE_INTEGER,
+        capturedAt,
+        before: Number.POSITIVE_INFINITY,
+        exclude: '',
+      },
+      51,
+    );
   const files = () => ledger.filesRead;
   const year = (run: number) => ledger.daily(MEASURED, first, TODAY, run % 2 === 0 ? null : 'route_class');
   return {
@@ -205,7 +233,11 @@ async function usageCalls(ledger: Ledger, first: string, slowRuns: number) {
     events_first_page: await timed(21, () => page(null), files),
     events_no_match: await timed(slowRuns, () => page('exports'), files),
     daily_year: await timed(slowRuns, year, files),
-    daily_month: await timed(21, (run) => ledger.daily(MEASURED, `${TODAY.slice(0, 8)}01`, TODAY, run % 2 === 0 ? null : 'route_class'), files),
+    daily_month: await timed(
+      21,
+      (run) => ledger.daily(MEASURED, `${TODAY.slice(0, 8)}01`, TODAY, run % 2 === 0 ? null : 'route_class'),
+      files,
+    ),
   };
 }
 
@@ -216,7 +248,9 @@ async function mergeAll(ledger: Ledger, what: string) {
   const seconds = (performance.now() - t) / 1000;
   t = performance.now();
   const deleted = await ledger.sweep();
-  console.log(`year        ${what}: ${merges} merges in ${seconds.toFixed(1)} s; ${deleted.toLocaleString('en-US')} replaced files deleted in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  console.log(
+    `year        ${what}: ${merges} merges in ${seconds.toFixed(1)} s; ${deleted.toLocaleString('en-US')} replaced files deleted in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
   return { merges, seconds, deleted };
 }
 
@@ -248,7 +282,8 @@ async function yearOfSegments(perDay: number, rowsPer: number) {
   const monthMerges = await mergeAll(months, 'merging months');
   const afterMonths = await usageCalls(months, first, 21);
   print('and per closed month', afterMonths);
-  if (afterDays.answer !== before.answer || afterMonths.answer !== before.answer) throw new Error('the usage calls answer differently after merging');
+  if (afterDays.answer !== before.answer || afterMonths.answer !== before.answer)
+    throw new Error('the usage calls answer differently after merging');
   engine.close();
   await store.close();
   const figures = ({ answer: _, ...calls }: typeof before) => calls;
@@ -266,7 +301,8 @@ async function yearOfSegments(perDay: number, rowsPer: number) {
 }
 
 function print(when: string, calls: Awaited<ReturnType<typeof usageCalls>>): void {
-  const one = (name: string, f: { median_ms: number; files: number; runs: number }) => `${name} ${f.median_ms.toFixed(1)} ms (${f.files.toLocaleString('en-US')} files, ${f.runs} runs)`;
+  const one = (name: string, f: { median_ms: number; files: number; runs: number }) =>
+    `${name} ${f.median_ms.toFixed(1)} ms (${f.files.toLocaleString('en-US')} files, ${f.runs} runs)`;
   console.log(
     `year        ${when}: ` +
       [

@@ -11,7 +11,8 @@ import pg from 'pg';
 import { startEmbeddedPostgres } from '../test/support/embedded-pg.js';
 import { loadSnapshotIntoPostgres, TS_CONFIG, type LoadSummary } from '../test/support/pg-catalog.js';
 
-export type PeerKind = 'by_id' | 'page' | 'filtered_page' | 'search_title' | 'search_q' | 'search_description' | 'search_advanced' | 'count' | 'count_text';
+export type PeerKind =
+  'by_id' | 'page' | 'filtered_page' | 'search_title' | 'search_q' | 'search_description' | 'search_advanced' | 'count' | 'count_text';
 export type PeerParams = Record<string, string | number>;
 
 export interface PgPeer {
@@ -51,7 +52,8 @@ function filterConditions(params: PeerParams, values: unknown[]): string[] {
     conditions.push(`countries && ${bind(country)}::text[]`);
   }
   if (params.work_arrangement !== undefined) conditions.push(`work_arrangement = ${bind(params.work_arrangement)}`);
-  if (params.employment_type !== undefined) conditions.push(`employment_types && ${bind(list(params.employment_type).map((t) => t.toLowerCase()))}::text[]`);
+  if (params.employment_type !== undefined)
+    conditions.push(`employment_types && ${bind(list(params.employment_type).map((t) => t.toLowerCase()))}::text[]`);
   if (params.source_class !== undefined) conditions.push(`source_classes @> ARRAY[${bind(params.source_class)}::text]`);
   if (params.pay_currency !== undefined || params.pay_min !== undefined) {
     // One posting with pay in that currency whose floor, per year, is at least pay_min.
@@ -148,14 +150,24 @@ export function toTsqueryText(expression: string): string {
   return out.join(' ');
 }
 
-
 /** Starts PostgreSQL in a temporary folder, loads the snapshot in `snapshotDir`, and answers the bench's requests. */
 export async function startPgPeer(snapshotDir: string): Promise<PgPeer> {
   const dir = await mkdtemp(join(tmpdir(), 'jps-pg-peer-'));
   const { base, server } = await startEmbeddedPostgres(dir, {
     initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
     // A server tuned as one would for a read-mostly catalog of a few GiB on this machine.
-    postgresFlags: ['-c', 'shared_buffers=1GB', '-c', 'work_mem=64MB', '-c', 'effective_cache_size=8GB', '-c', 'random_page_cost=1.1', '-c', 'jit=off'],
+    postgresFlags: [
+      '-c',
+      'shared_buffers=1GB',
+      '-c',
+      'work_mem=64MB',
+      '-c',
+      'effective_cache_size=8GB',
+      '-c',
+      'random_page_cost=1.1',
+      '-c',
+      'jit=off',
+    ],
   });
   const url = `${base}/postgres`;
   let client: pg.Client | undefined;

@@ -20,10 +20,16 @@ const seed = Number(values.seed);
 
 function cli(args: string[], env: Record<string, string>): Promise<Record<string, unknown>> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args, '--json'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args, '--json'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('close', (code) => (code === 0 ? done(JSON.parse(out) as Record<string, unknown>) : fail(new Error(`cli ${args.join(' ')} exited ${code}`))));
+    child.on('close', (code) =>
+      code === 0 ? done(JSON.parse(out) as Record<string, unknown>) : fail(new Error(`cli ${args.join(' ')} exited ${code}`)),
+    );
   });
 }
 
@@ -42,20 +48,51 @@ async function main(): Promise<void> {
   const s3 = await startS3();
   const store = s3.store('bench');
   const objectStore = s3.url('bench');
-  const publisher = ['--snapshots-dir', join(run, 'publisher', 'snapshots'), '--data-dir', join(run, 'publisher', 'data'), '--object-store', objectStore];
+  const publisher = [
+    '--snapshots-dir',
+    join(run, 'publisher', 'snapshots'),
+    '--data-dir',
+    join(run, 'publisher', 'data'),
+    '--object-store',
+    objectStore,
+  ];
   let replica: ReturnType<typeof spawn> | undefined;
   try {
     process.stderr.write('publishing day 1 into the object store ...\n');
     // The store runs in this process: its CPU time while day 1 publishes is the store's share of the
     // machine's 2 cores (a real S3 or MinIO does that work elsewhere).
     const storeCpu = process.cpuUsage();
-    const day1 = (await cli(['publish', '--input', join(corpus, 'day-001'), ...publisher], s3.env)) as { duration_s: number; peak_rss_gib: number; watermark: string };
+    const day1 = (await cli(['publish', '--input', join(corpus, 'day-001'), ...publisher], s3.env)) as {
+      duration_s: number;
+      peak_rss_gib: number;
+      watermark: string;
+    };
     const { user, system } = process.cpuUsage(storeCpu);
 
     const started = performance.now();
     replica = spawn(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--json', '--port', '0', '--log-level', 'info', '--progress-log-ms', '0', '--catalog-poll-ms', '50', '--data-dir', join(run, 'replica', 'data'), '--snapshots-dir', join(run, 'replica', 'snapshots'), '--object-store', objectStore],
+      [
+        '--import',
+        'tsx',
+        'src/cli/main.ts',
+        'serve',
+        '--json',
+        '--port',
+        '0',
+        '--log-level',
+        'info',
+        '--progress-log-ms',
+        '0',
+        '--catalog-poll-ms',
+        '50',
+        '--data-dir',
+        join(run, 'replica', 'data'),
+        '--snapshots-dir',
+        join(run, 'replica', 'snapshots'),
+        '--object-store',
+        objectStore,
+      ],
       { cwd: ROOT, env: { ...process.env, ...s3.env }, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     // Its stdout: the JSON log, and the line saying where it listens. The open's own time (open_ms:
@@ -75,12 +112,17 @@ async function main(): Promise<void> {
         }
       });
     });
-    const serving = async () => ((await (await fetch(`${url}/healthz`)).json()) as { catalog: { watermark: string | null } }).catalog.watermark;
+    const serving = async () =>
+      ((await (await fetch(`${url}/healthz`)).json()) as { catalog: { watermark: string | null } }).catalog.watermark;
     while ((await serving()) !== day1.watermark) await sleep(50);
     const coldStart = (performance.now() - started) / 1000;
 
     process.stderr.write('publishing day 2 while the replica serves day 1 ...\n');
-    const publishing = cli(['publish', '--input', join(corpus, 'day-002'), ...publisher], s3.env) as Promise<{ duration_s: number; peak_rss_gib: number; watermark: string }>;
+    const publishing = cli(['publish', '--input', join(corpus, 'day-002'), ...publisher], s3.env) as Promise<{
+      duration_s: number;
+      peak_rss_gib: number;
+      watermark: string;
+    }>;
     let flipped: number | null = null;
     let switched: number | null = null;
     for (let done = false; !done; await sleep(50)) {
@@ -97,7 +139,11 @@ async function main(): Promise<void> {
     const result = {
       jobs,
       machine: '2 cores, 24 GiB (shared)',
-      publish_day1: { duration_s: day1.duration_s, peak_rss_gib: day1.peak_rss_gib, store_cpu_s: Number(((user + system) / 1e6).toFixed(1)) },
+      publish_day1: {
+        duration_s: day1.duration_s,
+        peak_rss_gib: day1.peak_rss_gib,
+        store_cpu_s: Number(((user + system) / 1e6).toFixed(1)),
+      },
       publish_day2: { duration_s: day2.duration_s, peak_rss_gib: day2.peak_rss_gib },
       replica_cold_start_s: Number(coldStart.toFixed(1)),
       replica_flip_to_serving_s: Number(((switched! - flipped!) / 1000).toFixed(1)),
@@ -107,7 +153,10 @@ async function main(): Promise<void> {
     };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
-    await writeFile(join(ROOT, 'bench', 'results', `replica-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), `${JSON.stringify(result, null, 2)}\n`);
+    await writeFile(
+      join(ROOT, 'bench', 'results', `replica-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+      `${JSON.stringify(result, null, 2)}\n`,
+    );
   } finally {
     replica?.kill('SIGTERM');
     await s3.stop();

@@ -42,8 +42,12 @@ function rssGib(pid: number): number {
 
 const catalog = await benchCatalog(jobs, Number(values.seed));
 const p = catalog.publish;
-console.log(`corpus   ${jobs.toLocaleString('en-US')} jobs${catalog.generate_s === null ? ' (reused)' : `, generated in ${catalog.generate_s.toFixed(1)} s`}`);
-console.log(`publish  ${p.postings.toLocaleString('en-US')} postings → ${p.jobs.toLocaleString('en-US')} jobs in ${p.duration_s} s, peak memory ${p.peak_rss_gib} GiB`);
+console.log(
+  `corpus   ${jobs.toLocaleString('en-US')} jobs${catalog.generate_s === null ? ' (reused)' : `, generated in ${catalog.generate_s.toFixed(1)} s`}`,
+);
+console.log(
+  `publish  ${p.postings.toLocaleString('en-US')} postings → ${p.jobs.toLocaleString('en-US')} jobs in ${p.duration_s} s, peak memory ${p.peak_rss_gib} GiB`,
+);
 console.log(`merge    precision ${(catalog.merge.precision * 100).toFixed(2)} %, recall ${(catalog.merge.recall * 100).toFixed(2)} %`);
 
 interface Row extends Measurement {
@@ -73,7 +77,8 @@ if (!values['skip-http']) {
         const times: number[] = [];
         for (const q of peerQueries.slice(0, 5)) await peer.query(q.kind, q.params); // warm-up
         const until = performance.now() + seconds * 1000;
-        for (let k = 0; performance.now() < until || k < peerQueries.length; k++) times.push(await peer.query(peerQueries[k % peerQueries.length]!.kind, peerQueries[k % peerQueries.length]!.params));
+        for (let k = 0; performance.now() < until || k < peerQueries.length; k++)
+          times.push(await peer.query(peerQueries[k % peerQueries.length]!.kind, peerQueries[k % peerQueries.length]!.params));
         times.sort((a, b) => a - b);
         pgMedianMs = times[Math.floor(times.length / 2)]!;
       }
@@ -98,7 +103,18 @@ if (!values['skip-http']) {
     await service.close();
     await peer?.stop();
   }
-  const header = ['scenario', 'clients', 'median ms', 'p99 ms', 'req/s', 'catalog ms', 'meter ms', 'PG median ms', 'ratio', 'catalog ratio'];
+  const header = [
+    'scenario',
+    'clients',
+    'median ms',
+    'p99 ms',
+    'req/s',
+    'catalog ms',
+    'meter ms',
+    'PG median ms',
+    'ratio',
+    'catalog ratio',
+  ];
   const rows = http.map((r) => [
     r.scenario,
     String(r.connections),
@@ -125,5 +141,8 @@ if (!values['skip-http']) {
 
 await mkdir(new URL('./results/', import.meta.url), { recursive: true });
 const file = new URL(`./results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`, import.meta.url);
-await writeFile(file, JSON.stringify({ at: new Date().toISOString(), jobs, seconds, catalog, http, server_rss_gib: serverRssGib, exports }, null, 2));
+await writeFile(
+  file,
+  JSON.stringify({ at: new Date().toISOString(), jobs, seconds, catalog, http, server_rss_gib: serverRssGib, exports }, null, 2),
+);
 console.log(`\nwritten to ${file.pathname}`);

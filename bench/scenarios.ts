@@ -41,7 +41,9 @@ export async function sampleCatalog(snapshotDir: string): Promise<CatalogSample>
   const duck = await Duck.open({ threads: 2, memoryLimit: '4GB' });
   try {
     const files = `'${snapshotDir.replace(/'/g, "''")}/jobs*.parquet'`;
-    const ids = await duck.all<{ job_id: string }>(`SELECT job_id FROM ${files} WHERE currentness = 'current' USING SAMPLE reservoir(300 ROWS) REPEATABLE (7) ORDER BY job_id`);
+    const ids = await duck.all<{ job_id: string }>(
+      `SELECT job_id FROM ${files} WHERE currentness = 'current' USING SAMPLE reservoir(300 ROWS) REPEATABLE (7) ORDER BY job_id`,
+    );
     const titles = await duck.all<{ phrase: string }>(
       `SELECT phrase FROM (SELECT lower(regexp_extract(title, '([A-Za-z]+ [A-Za-z]+)$', 1)) AS phrase, count(*) AS n FROM ${files} GROUP BY 1)
        WHERE phrase <> '' ORDER BY n DESC, phrase LIMIT 40`,
@@ -68,7 +70,10 @@ export async function sampleCatalog(snapshotDir: string): Promise<CatalogSample>
 
 export function scenarios(service: BenchService, sample: CatalogSample | null, feedStarts: string[] = []): Scenario[] {
   const auth = { authorization: `Bearer ${service.key}` };
-  const get = (path: string, peer?: PeerQuery) => ({ request: { url: `${service.url}${path}`, method: 'GET' as const, headers: auth }, peer });
+  const get = (path: string, peer?: PeerQuery) => ({
+    request: { url: `${service.url}${path}`, method: 'GET' as const, headers: auth },
+    peer,
+  });
   const base: Scenario[] = [
     { name: 'health (no key)', requests: [{ request: { url: `${service.url}/healthz`, method: 'GET' } }] },
     {
@@ -102,20 +107,32 @@ export function scenarios(service: BenchService, sample: CatalogSample | null, f
   const rare = sample.descriptionWords.slice(100);
   return [
     ...base,
-    { name: 'job by id', requests: times(200, () => pick(sample.jobIds)).map((id) => get(`/v1/jobs/${id}`, { kind: 'by_id', params: { job_id: id } })) },
+    {
+      name: 'job by id',
+      requests: times(200, () => pick(sample.jobIds)).map((id) => get(`/v1/jobs/${id}`, { kind: 'by_id', params: { job_id: id } })),
+    },
     { name: 'page of 50 (default order)', requests: [get('/v1/jobs', { kind: 'page', params: {} })] },
-    { name: 'filtered page of 50', requests: filters.map(([query, params]) => get(`/v1/jobs?${query}`, { kind: 'filtered_page', params })) },
+    {
+      name: 'filtered page of 50',
+      requests: filters.map(([query, params]) => get(`/v1/jobs?${query}`, { kind: 'filtered_page', params })),
+    },
     {
       name: 'search: title phrase',
-      requests: times(40, () => pick(sample.titlePhrases)).map((phrase) => get(`/v1/jobs?title=${enc(phrase)}`, { kind: 'search_title', params: { text: phrase } })),
+      requests: times(40, () => pick(sample.titlePhrases)).map((phrase) =>
+        get(`/v1/jobs?title=${enc(phrase)}`, { kind: 'search_title', params: { text: phrase } }),
+      ),
     },
     {
       name: 'search: q (common and rare words)',
-      requests: times(40, () => (rnd() < 0.5 ? pick(common) : pick(rare))).map((word) => get(`/v1/jobs?q=${enc(word)}`, { kind: 'search_q', params: { text: word } })),
+      requests: times(40, () => (rnd() < 0.5 ? pick(common) : pick(rare))).map((word) =>
+        get(`/v1/jobs?q=${enc(word)}`, { kind: 'search_q', params: { text: word } }),
+      ),
     },
     {
       name: 'search: description (two words)',
-      requests: times(40, () => `${pick(common)} ${pick(rare)}`).map((words) => get(`/v1/jobs?description=${enc(words)}`, { kind: 'search_description', params: { text: words } })),
+      requests: times(40, () => `${pick(common)} ${pick(rare)}`).map((words) =>
+        get(`/v1/jobs?description=${enc(words)}`, { kind: 'search_description', params: { text: words } }),
+      ),
     },
     {
       name: 'search: advanced',
@@ -126,9 +143,13 @@ export function scenarios(service: BenchService, sample: CatalogSample | null, f
     { name: 'count', requests: filters.map(([query, params]) => get(`/v1/jobs/count?${query}`, { kind: 'count', params })) },
     {
       name: 'count with text',
-      requests: times(40, () => pick(common)).map((word) => get(`/v1/jobs/count?q=${enc(word)}`, { kind: 'count_text', params: { text: word } })),
+      requests: times(40, () => pick(common)).map((word) =>
+        get(`/v1/jobs/count?q=${enc(word)}`, { kind: 'count_text', params: { text: word } }),
+      ),
     },
     // From the start of the log and from cursors deeper in it (bench/exports.ts); no PostgreSQL peer.
-    ...(feedStarts.length > 0 ? [{ name: 'changes: page of 1,000 events', requests: feedStarts.map((start) => get(`/v1/jobs/changes?${start}&limit=1000`)) }] : []),
+    ...(feedStarts.length > 0
+      ? [{ name: 'changes: page of 1,000 events', requests: feedStarts.map((start) => get(`/v1/jobs/changes?${start}&limit=1000`)) }]
+      : []),
   ];
 }

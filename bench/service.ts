@@ -23,15 +23,37 @@ export async function startBenchService(dirs: { snapshotsDir: string; dataDir: s
   const account = await runCliJson(['accounts', 'create', '--plan', 'paid-500k', '--name', 'bench', ...data]);
   const issued = await runCliJson(['keys', 'create', '--account', String(account.account_id), ...data]);
   const keys = await new Promise<string[]>((resolve, reject) => {
-    const maker = spawn(process.execPath, ['--import', 'tsx', 'bench/accounts.ts', dirs.dataDir, String(ACCOUNTS)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const maker = spawn(process.execPath, ['--import', 'tsx', 'bench/accounts.ts', dirs.dataDir, String(ACCOUNTS)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     maker.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    maker.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as string[]) : reject(new Error(`bench/accounts.ts exited ${code}`))));
+    maker.on('close', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as string[]) : reject(new Error(`bench/accounts.ts exited ${code}`)),
+    );
   });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--json', '--port', '0', '--log-level', 'silent', ...data, '--snapshots-dir', dirs.snapshotsDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/cli/main.ts',
+      'serve',
+      '--json',
+      '--port',
+      '0',
+      '--log-level',
+      'silent',
+      ...data,
+      '--snapshots-dir',
+      dirs.snapshotsDir,
+    ],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const [line] = (await once(child.stdout, 'data')) as [Buffer];
   const { url } = JSON.parse(line.toString()) as { url: string };
   return {

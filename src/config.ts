@@ -47,7 +47,12 @@ export const SETTINGS: readonly Setting[] = [
   { key: 'host', kind: 'string', default: '127.0.0.1', help: 'interface to listen on (0.0.0.0 for every interface)' },
   { key: 'port', kind: 'integer', default: '8080', help: 'TCP port of the HTTP API (0 picks a free port)' },
   { key: 'snapshotsDir', kind: 'folder', default: './snapshots', help: 'folder of the immutable catalog and registry publications' },
-  { key: 'dataDir', kind: 'folder', default: './data', help: 'folder of mutable state: the embedded state store, export files, ledger, secrets' },
+  {
+    key: 'dataDir',
+    kind: 'folder',
+    default: './data',
+    help: 'folder of mutable state: the embedded state store, export files, ledger, secrets',
+  },
   {
     key: 'objectStore',
     kind: 'string',
@@ -55,23 +60,94 @@ export const SETTINGS: readonly Setting[] = [
     help: 'S3-compatible object store shared by every node (s3://bucket/prefix; endpoint and credentials from AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY); empty keeps everything in the local folders',
     check: (raw) => (raw === '' || parseS3Url(raw) ? null : 'must be s3://bucket/prefix (e.g. s3://jobs-data/prod)'),
   },
-  { key: 'databaseUrl', kind: 'string', default: '', help: 'PostgreSQL URL of a shared state store; empty means the embedded store under the data folder' },
-  { key: 'logLevel', kind: 'string', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info', help: 'pino log level' },
+  {
+    key: 'databaseUrl',
+    kind: 'string',
+    default: '',
+    help: 'PostgreSQL URL of a shared state store; empty means the embedded store under the data folder',
+  },
+  {
+    key: 'logLevel',
+    kind: 'string',
+    choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    default: 'info',
+    help: 'pino log level',
+  },
   { key: 'queryTimeoutMs', kind: 'integer', default: '10000', help: 'a search running longer than this is stopped with 504 query_timeout' },
-  { key: 'shutdownTimeoutMs', kind: 'integer', default: '10000', help: 'on SIGTERM, how long in-flight requests may take before the process exits anyway (exit code 1, naming how many were cut)' },
-  { key: 'keepAliveTimeoutMs', kind: 'integer', default: '65000', help: 'an idle keep-alive connection stays open this long; keep it above the idle timeout of the load balancer in front (60 s on most)' },
-  { key: 'headersTimeoutMs', kind: 'integer', default: '20000', help: 'the request line and headers must arrive within this time of their first byte, or 408 request_timeout (at most --request-timeout-ms)' },
-  { key: 'requestTimeoutMs', kind: 'integer', default: '30000', help: 'a whole request, body included, must arrive within this time of its first byte, or 408 request_timeout' },
+  {
+    key: 'shutdownTimeoutMs',
+    kind: 'integer',
+    default: '10000',
+    help: 'on SIGTERM, how long in-flight requests may take before the process exits anyway (exit code 1, naming how many were cut)',
+  },
+  {
+    key: 'keepAliveTimeoutMs',
+    kind: 'integer',
+    default: '65000',
+    help: 'an idle keep-alive connection stays open this long; keep it above the idle timeout of the load balancer in front (60 s on most)',
+  },
+  {
+    key: 'headersTimeoutMs',
+    kind: 'integer',
+    default: '20000',
+    help: 'the request line and headers must arrive within this time of their first byte, or 408 request_timeout (at most --request-timeout-ms)',
+  },
+  {
+    key: 'requestTimeoutMs',
+    kind: 'integer',
+    default: '30000',
+    help: 'a whole request, body included, must arrive within this time of its first byte, or 408 request_timeout',
+  },
   { key: 'maxConnections', kind: 'integer', default: '1024', help: 'open HTTP connections at most; one more is closed at once' },
-  { key: 'trustProxy', kind: 'string', default: '', help: 'proxies whose X-Forwarded-For names the client address (Express trust proxy: loopback, 10.0.0.0/8, a hop count); empty trusts none' },
-  { key: 'corsOrigins', kind: 'string', default: '*', help: 'origins whose browser apps may call the API (CORS): * for any, a comma list of origins (https://app.example.com), or none' },
+  {
+    key: 'trustProxy',
+    kind: 'string',
+    default: '',
+    help: 'proxies whose X-Forwarded-For names the client address (Express trust proxy: loopback, 10.0.0.0/8, a hop count); empty trusts none',
+  },
+  {
+    key: 'corsOrigins',
+    kind: 'string',
+    default: '*',
+    help: 'origins whose browser apps may call the API (CORS): * for any, a comma list of origins (https://app.example.com), or none',
+  },
   { key: 'catalogPollMs', kind: 'integer', default: '2000', help: 'how often the server looks for a new catalog or registry publication' },
-  { key: 'exportLeaseMs', kind: 'integer', default: '60000', help: 'a running export whose server has not renewed its hold for this long is taken up by another (after a crash)' },
-  { key: 'ledgerCompactMs', kind: 'integer', default: '60000', help: 'how often settled ledger rows are moved from the state store into Parquet segments under data/ledger (or ledger/ of the object store)' },
-  { key: 'nodeLeaseMs', kind: 'integer', default: '30000', help: 'a server sharing the state store that has not renewed its registration for this long has stopped: the requests it left unanswered are settled, not charged' },
-  { key: 'mcpSessionIdleMs', kind: 'integer', default: '1800000', help: 'an MCP session at /mcp that sees no request for this long is closed and its saved files deleted' },
-  { key: 'upgradeUrl', kind: 'string', default: 'https://jobs-data.example.com/pricing', help: 'page named by the upgrade_url of 403 upgrade_required' },
-  { key: 'progressLogMs', kind: 'integer', default: '5000', help: 'while a catalog snapshot opens for serving, how often a log line says what it is doing and how far (0: never)' },
+  {
+    key: 'exportLeaseMs',
+    kind: 'integer',
+    default: '60000',
+    help: 'a running export whose server has not renewed its hold for this long is taken up by another (after a crash)',
+  },
+  {
+    key: 'ledgerCompactMs',
+    kind: 'integer',
+    default: '60000',
+    help: 'how often settled ledger rows are moved from the state store into Parquet segments under data/ledger (or ledger/ of the object store)',
+  },
+  {
+    key: 'nodeLeaseMs',
+    kind: 'integer',
+    default: '30000',
+    help: 'a server sharing the state store that has not renewed its registration for this long has stopped: the requests it left unanswered are settled, not charged',
+  },
+  {
+    key: 'mcpSessionIdleMs',
+    kind: 'integer',
+    default: '1800000',
+    help: 'an MCP session at /mcp that sees no request for this long is closed and its saved files deleted',
+  },
+  {
+    key: 'upgradeUrl',
+    kind: 'string',
+    default: 'https://jobs-data.example.com/pricing',
+    help: 'page named by the upgrade_url of 403 upgrade_required',
+  },
+  {
+    key: 'progressLogMs',
+    kind: 'integer',
+    default: '5000',
+    help: 'while a catalog snapshot opens for serving, how often a log line says what it is doing and how far (0: never)',
+  },
 ];
 
 /** `snapshotsDir` → `--snapshots-dir`. */
@@ -94,7 +170,9 @@ function example(origin: string, value: string): string {
 function parseValue(setting: Setting, raw: string, origin: string): string | number {
   if (setting.choices && !setting.choices.includes(raw)) {
     const meant = nearest(raw, setting.choices);
-    throw new ConfigError(`${origin} must be one of ${setting.choices.join(', ')} (e.g. ${example(origin, setting.default)}); got "${raw}"${meant ? `; did you mean "${meant}"?` : ''}`);
+    throw new ConfigError(
+      `${origin} must be one of ${setting.choices.join(', ')} (e.g. ${example(origin, setting.default)}); got "${raw}"${meant ? `; did you mean "${meant}"?` : ''}`,
+    );
   }
   const refused = setting.check?.(raw);
   if (refused) throw new ConfigError(`${origin} ${refused}; got "${raw}"`);
@@ -103,7 +181,8 @@ function parseValue(setting: Setting, raw: string, origin: string): string | num
     if (raw === '') throw new ConfigError(`${origin} must name a folder (e.g. ${example(origin, setting.default)})`);
     return resolve(raw);
   }
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`${origin} must be a whole number (e.g. ${example(origin, setting.default)}); got "${raw}"`);
+  if (!/^\d+$/.test(raw))
+    throw new ConfigError(`${origin} must be a whole number (e.g. ${example(origin, setting.default)}); got "${raw}"`);
   return Number(raw);
 }
 

@@ -82,8 +82,27 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
   const nodes = new Nodes(store, clock, logger, { leaseMs: config.nodeLeaseMs, alone: store.kind === 'pglite' });
   const meter = new Meter(store, clock, logger, nodes.id);
   const ledger = new Ledger(store, engine, stores, logger, { clock });
-  const runner = new ExportRunner(exports, store, jobs, engine, publications, library, clock, logger, meter, { leaseMs: config.exportLeaseMs, pollMs: 1000, ...options.exportRunner });
-  const ctx: AppContext = { config, store, stores, publications, jobs, companies, feed, exports, meter, ledger, cursors, logger, clock, draining: false };
+  const runner = new ExportRunner(exports, store, jobs, engine, publications, library, clock, logger, meter, {
+    leaseMs: config.exportLeaseMs,
+    pollMs: 1000,
+    ...options.exportRunner,
+  });
+  const ctx: AppContext = {
+    config,
+    store,
+    stores,
+    publications,
+    jobs,
+    companies,
+    feed,
+    exports,
+    meter,
+    ledger,
+    cursors,
+    logger,
+    clock,
+    draining: false,
+  };
   // Before any request is admitted: what a stopped server left unanswered is settled.
   await nodes.start();
   const watcher = new PublicationWatcher(mirror, publications, logger, opener, openRelease);

@@ -15,11 +15,20 @@ export const ERROR_CATALOGUE = {
   export_in_progress: { status: 409, message: 'The account already has a queued or running export.' },
   overage_item_conflict: { status: 409, message: 'The subscription already carries a different overage price.' },
   job_withdrawn: { status: 410, message: 'This job was withdrawn and is no longer published.' },
-  idempotency_key_reused: { status: 422, message: 'This Idempotency-Key was used in the last 24 hours for another request; send a new key for a new request.' },
-  uri_too_long: { status: 414, message: 'The request line is longer than 16,384 bytes; send long filters in the JSON body of a POST search.' },
+  idempotency_key_reused: {
+    status: 422,
+    message: 'This Idempotency-Key was used in the last 24 hours for another request; send a new key for a new request.',
+  },
+  uri_too_long: {
+    status: 414,
+    message: 'The request line is longer than 16,384 bytes; send long filters in the JSON body of a POST search.',
+  },
   range_not_satisfiable: { status: 416, message: 'The Range header lies outside the file; Content-Range gives its size.' },
   rate_limited: { status: 429, message: 'Too many requests; retry after the number of seconds in Retry-After.' },
-  data_limit_exceeded: { status: 429, message: 'The response would exceed the records allowance or the overage limit; no data was returned.' },
+  data_limit_exceeded: {
+    status: 429,
+    message: 'The response would exceed the records allowance or the overage limit; no data was returned.',
+  },
   headers_too_large: { status: 431, message: 'The request headers are larger than 16,384 bytes in all.' },
   internal_error: { status: 500, message: 'The server failed to answer this request; quote the request_id to support.' },
   catalog_unavailable: { status: 503, message: 'No jobs catalog is published yet; retry shortly.' },

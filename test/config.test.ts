@@ -21,12 +21,17 @@ describe('configuration', () => {
     expect(loadConfig({}, {}).snapshotsDir).to.equal(resolve('snapshots'));
     expect(loadConfig({ dataDir: 'here/data' }, {}).dataDir).to.equal(resolve('here/data'));
     expect(loadConfig({}, { JPS_SNAPSHOTS_DIR: '../snaps' }).snapshotsDir).to.equal(resolve('../snaps'));
-    for (const setting of SETTINGS.filter((s) => s.kind === 'folder')) expect(isAbsolute(String(loadConfig({}, {})[setting.key])), setting.key).to.equal(true);
+    for (const setting of SETTINGS.filter((s) => s.kind === 'folder'))
+      expect(isAbsolute(String(loadConfig({}, {})[setting.key])), setting.key).to.equal(true);
   });
 
   it('refuses a log level it does not know in one line naming the flag or variable, the levels and an example', () => {
-    expect(() => loadConfig({ logLevel: 'verbose' }, {})).to.throw(/^--log-level must be one of fatal, error, warn, info, debug, trace, silent \(e\.g\. --log-level info\); got "verbose"$/);
-    expect(() => loadConfig({}, { JPS_LOG_LEVEL: 'Verbose' })).to.throw(/^JPS_LOG_LEVEL must be one of .* \(e\.g\. JPS_LOG_LEVEL=info\); got "Verbose"$/);
+    expect(() => loadConfig({ logLevel: 'verbose' }, {})).to.throw(
+      /^--log-level must be one of fatal, error, warn, info, debug, trace, silent \(e\.g\. --log-level info\); got "verbose"$/,
+    );
+    expect(() => loadConfig({}, { JPS_LOG_LEVEL: 'Verbose' })).to.throw(
+      /^JPS_LOG_LEVEL must be one of .* \(e\.g\. JPS_LOG_LEVEL=info\); got "Verbose"$/,
+    );
     expect(() => loadConfig({}, { JPS_LOG_LEVEL: 'warning' })).to.throw('did you mean "warn"?');
     expect(loadConfig({ logLevel: 'debug' }, {}).logLevel).to.equal('debug');
   });

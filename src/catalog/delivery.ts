@@ -54,15 +54,21 @@ export async function readDelivery(dir: string): Promise<Delivery> {
   } catch (error) {
     throw new DeliveryError(`${join(root, 'manifest.json')} is missing or not JSON: ${(error as Error).message}`);
   }
-  if (manifest.format !== DELIVERY_FORMAT) throw new DeliveryError(`unknown delivery format "${manifest.format}" (expected ${DELIVERY_FORMAT})`);
+  if (manifest.format !== DELIVERY_FORMAT)
+    throw new DeliveryError(`unknown delivery format "${manifest.format}" (expected ${DELIVERY_FORMAT})`);
   if (!isIsoInstant(manifest.cutoff)) throw new DeliveryError(`manifest cutoff "${String(manifest.cutoff)}" is not a UTC RFC 3339 instant`);
   if (!Array.isArray(manifest.postings) || manifest.postings.length === 0) throw new DeliveryError('the delivery lists no postings files');
   const registry = manifest.registry
     ? await (async () => {
         const folder = join(root, manifest.registry!.path);
         const release = JSON.parse(await readFile(join(folder, 'release.json'), 'utf8')) as { release_id: string; released_at: string };
-        if (!/^[A-Za-z0-9._-]+$/.test(release.release_id)) throw new DeliveryError(`registry release id "${release.release_id}" is not a safe folder name`);
-        return { releaseId: release.release_id, releasedAt: release.released_at, companiesPath: await mustExist(join(folder, 'companies.jsonl')) };
+        if (!/^[A-Za-z0-9._-]+$/.test(release.release_id))
+          throw new DeliveryError(`registry release id "${release.release_id}" is not a safe folder name`);
+        return {
+          releaseId: release.release_id,
+          releasedAt: release.released_at,
+          companiesPath: await mustExist(join(folder, 'companies.jsonl')),
+        };
       })()
     : null;
   return {

@@ -56,14 +56,21 @@ export class SnapshotLibrary {
   private done(watermark: string, entry: { slot: Promise<Pinned<CatalogSnapshot>>; readers: number }): void {
     if (--entry.readers > 0) return;
     if (this.older.get(watermark) === entry) this.older.delete(watermark);
-    void entry.slot.then((pinned) => pinned.retire(), () => undefined);
+    void entry.slot.then(
+      (pinned) => pinned.retire(),
+      () => undefined,
+    );
   }
 
   /** Shutdown: closes the older snapshots still open. */
   async closeNow(): Promise<void> {
     const entries = [...this.older.values()];
     this.older.clear();
-    for (const entry of entries) await entry.slot.then((pinned) => pinned.value.close(), () => undefined);
+    for (const entry of entries)
+      await entry.slot.then(
+        (pinned) => pinned.value.close(),
+        () => undefined,
+      );
   }
 }
 

@@ -76,16 +76,22 @@ export class PublicationMirror {
     for (const [name, { bytes }] of Object.entries(listed.files ?? {})) {
       const key = `${prefix}${name}`;
       if (pruned && name.startsWith('serving/')) continue;
-      if (wanted(key) && sizes.get(key) !== bytes) throw new Error(`${this.store.location}${key} is ${sizes.has(key) ? `${sizes.get(key)} bytes where its manifest says ${bytes}` : 'missing'}: the publication is not whole`);
+      if (wanted(key) && sizes.get(key) !== bytes)
+        throw new Error(
+          `${this.store.location}${key} is ${sizes.has(key) ? `${sizes.get(key)} bytes where its manifest says ${bytes}` : 'missing'}: the publication is not whole`,
+        );
     }
     // What a node killed mid-copy left.
     for (const folder of ['', 'serving', 'feed']) await removeDeadTemporaries(join(local(prefix), folder));
     const files = objects.filter((o) => o !== manifest);
     // A few files at once: one stream rarely fills the link to an object store.
-    for (let next = 0; next < files.length; ) {
+    for (let next = 0; next < files.length;) {
       await Promise.all(
         files.slice(next, (next += PARALLEL)).map(async (object) => {
-          const size = await stat(local(object.key)).then((s) => s.size, () => -1);
+          const size = await stat(local(object.key)).then(
+            (s) => s.size,
+            () => -1,
+          );
           if (size !== object.size) await this.store.getFile(object.key, local(object.key));
         }),
       );
@@ -114,7 +120,8 @@ export class PublicationMirror {
   async trim(current: string, keep = KEEP_SERVING): Promise<void> {
     if (!this.remote) return;
     const older = (await publishedNames(catalogRoot(this.snapshotsDir))).filter((name) => name <= current);
-    for (const name of older.slice(0, Math.max(0, older.length - keep))) await rm(servingFolder(snapshotDir(this.snapshotsDir, name)), { recursive: true, force: true });
+    for (const name of older.slice(0, Math.max(0, older.length - keep)))
+      await rm(servingFolder(snapshotDir(this.snapshotsDir, name)), { recursive: true, force: true });
   }
 
   /**
@@ -125,7 +132,8 @@ export class PublicationMirror {
     const objects = await this.store.list('catalog/');
     const names = [...new Set(objects.map((o) => o.key.split('/')[1]!).filter((n) => n !== 'LATEST' && !n.startsWith('.')))].sort();
     const old = new Set(names.slice(0, Math.max(0, names.length - keep)));
-    if (this.remote) await this.store.delete(objects.filter((o) => old.has(o.key.split('/')[1]!) && o.key.split('/')[2] === 'serving').map((o) => o.key));
+    if (this.remote)
+      await this.store.delete(objects.filter((o) => old.has(o.key.split('/')[1]!) && o.key.split('/')[2] === 'serving').map((o) => o.key));
     for (const name of old) await rm(servingFolder(snapshotDir(this.snapshotsDir, name)), { recursive: true, force: true });
   }
 
@@ -149,4 +157,3 @@ export class PublicationMirror {
     return catalogRoot(this.snapshotsDir);
   }
 }
-

@@ -59,12 +59,14 @@ export class PublicationWatcher {
       if (!dir) throw new Error(`catalog/LATEST names ${watermark}, and ${this.mirror.store.location} holds no such publication`);
       const manifest = await readCatalogManifest(dir);
       // The change feed reaches back through the earlier publications: their events are copied too.
-      for (let previous = manifest.previous_watermark; previous !== null && (await this.mirror.fetchFeed(previous)); ) {
+      for (let previous = manifest.previous_watermark; previous !== null && (await this.mirror.fetchFeed(previous));) {
         previous = (await this.mirror.manifest(previous)).previous_watermark;
       }
       const releaseId = manifest.registry_release;
-      const releaseFolder = releaseId && releaseId !== this.publications.registry?.releaseId ? await this.mirror.fetchRelease(releaseId) : null;
-      if (releaseId && releaseId !== this.publications.registry?.releaseId && !releaseFolder) throw new Error(`publication ${watermark} uses registry release ${releaseId}, and ${this.mirror.store.location} holds none`);
+      const releaseFolder =
+        releaseId && releaseId !== this.publications.registry?.releaseId ? await this.mirror.fetchRelease(releaseId) : null;
+      if (releaseId && releaseId !== this.publications.registry?.releaseId && !releaseFolder)
+        throw new Error(`publication ${watermark} uses registry release ${releaseId}, and ${this.mirror.store.location} holds none`);
       const release = releaseFolder ? await this.openRelease(releaseFolder, releaseId!) : undefined;
       let snapshot: CatalogSnapshot;
       try {

@@ -1,6 +1,13 @@
 // `accounts create|list|set`: operator commands on accounts.
 
-import { BILLING_MODELS, PLAN_IDS, SUBSCRIPTION_STATUSES, type BillingModel, type PlanId, type SubscriptionStatus } from '../metering/plans.js';
+import {
+  BILLING_MODELS,
+  PLAN_IDS,
+  SUBSCRIPTION_STATUSES,
+  type BillingModel,
+  type PlanId,
+  type SubscriptionStatus,
+} from '../metering/plans.js';
 import type { Account, AccountChanges } from '../metering/accounts.js';
 import { JSON_OPTION, UsageError, type Command } from './command.js';
 import { print, table } from './output.js';
@@ -49,14 +56,17 @@ export const accountsList: Command = {
   settings: [...STORE_SETTINGS],
   async run({ config, json }) {
     const accounts = await runOnStore(config, 'accounts.list', {} as never);
-    print(json, accounts, () => table(accountRows(accounts), ['account_id', 'name', 'plan', 'billing_model', 'subscription', 'overage', 'created_at']));
+    print(json, accounts, () =>
+      table(accountRows(accounts), ['account_id', 'name', 'plan', 'billing_model', 'subscription', 'overage', 'created_at']),
+    );
   },
 };
 
 function parsePrice(text: string): number | null {
   if (text === 'none') return null;
   const price = Number(text);
-  if (!(price > 0) || !Number.isFinite(price)) throw new UsageError(`--overage-price must be a positive number of USD per record or "none"; got "${text}"`);
+  if (!(price > 0) || !Number.isFinite(price))
+    throw new UsageError(`--overage-price must be a positive number of USD per record or "none"; got "${text}"`);
   return price;
 }
 
@@ -84,10 +94,14 @@ export const accountsSet: Command = {
     if (typeof options.name === 'string') changes.name = options.name;
     if (typeof options['overage-price'] === 'string') changes.overage_price_usd = parsePrice(options['overage-price']);
     if (typeof options.prepaid === 'string') {
-      if (!/^\d{1,9}(\.\d{1,2})?$/.test(options.prepaid)) throw new UsageError('--prepaid takes US dollars with at most two decimals, e.g. 50 or 12.5');
+      if (!/^\d{1,9}(\.\d{1,2})?$/.test(options.prepaid))
+        throw new UsageError('--prepaid takes US dollars with at most two decimals, e.g. 50 or 12.5');
       changes.prepaid_usd = Number(options.prepaid);
     }
-    if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: give at least one of --plan, --billing-model, --subscription, --name, --overage-price, --prepaid');
+    if (Object.keys(changes).length === 0)
+      throw new UsageError(
+        'nothing to change: give at least one of --plan, --billing-model, --subscription, --name, --overage-price, --prepaid',
+      );
     print(json, await runOnStore(config, 'accounts.set', { account_id: accountId, ...changes }));
   },
 };

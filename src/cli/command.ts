@@ -39,9 +39,15 @@ export class UsageError extends Error {}
 export const JSON_OPTION: OptionSpec = { name: 'json', boolean: true, help: 'print machine-readable JSON' };
 
 export function helpText(command: Command): string {
-  const lines = [`Usage: npm run cli -- ${command.name}${command.positionals ? ` ${command.positionals}` : ''} [options]`, '', command.summary, '', 'Options:'];
+  const lines = [
+    `Usage: npm run cli -- ${command.name}${command.positionals ? ` ${command.positionals}` : ''} [options]`,
+    '',
+    command.summary,
+    '',
+    'Options:',
+  ];
   for (const option of command.options) {
-    const value = option.boolean ? '' : ` <${option.choices ? option.choices.join('|') : option.value ?? 'value'}>`;
+    const value = option.boolean ? '' : ` <${option.choices ? option.choices.join('|') : (option.value ?? 'value')}>`;
     lines.push(`${`  --${option.name}${value}`.padEnd(33)} ${option.help}${option.required ? ' (required)' : ''}`);
   }
   for (const setting of SETTINGS.filter((s) => command.settings?.includes(s.key))) lines.push(settingHelp(setting));
@@ -80,7 +86,9 @@ export function parseCommandArgs(command: Command, argv: string[]): CommandInput
     if (option.required && value === undefined) throw new UsageError(`--${option.name} is required`);
     if (option.choices && typeof value === 'string' && !option.choices.includes(value)) {
       const meant = nearest(value, option.choices);
-      throw new UsageError(`--${option.name} must be one of ${option.choices.join(', ')}; got "${value}"${meant ? `; did you mean "${meant}"?` : ''}`);
+      throw new UsageError(
+        `--${option.name} must be one of ${option.choices.join(', ')}; got "${value}"${meant ? `; did you mean "${meant}"?` : ''}`,
+      );
     }
   }
   const flags: Partial<Record<keyof Config, string>> = {};

@@ -33,14 +33,24 @@ export async function ensureDemoCatalog(config: Config, now = new Date()): Promi
   if (published) return;
   const corpus = join(config.dataDir, 'demo-corpus');
   if (!existsSync(join(corpus, 'manifest.json'))) {
-    process.stderr.write(`Generating the demo corpus (${DEMO_CORPUS.jobs.toLocaleString('en-US')} jobs over ${DEMO_CORPUS.days} days) in ${corpus} ...\n`);
+    process.stderr.write(
+      `Generating the demo corpus (${DEMO_CORPUS.jobs.toLocaleString('en-US')} jobs over ${DEMO_CORPUS.days} days) in ${corpus} ...\n`,
+    );
     await generateCorpus({ ...DEMO_CORPUS, start: demoStart(now) }, corpus, { force: true });
   }
   for (let day = 1; day <= DEMO_CORPUS.days; day++) {
     const input = join(corpus, `day-${String(day).padStart(3, '0')}`);
     process.stderr.write(`Publishing demo day ${day} of ${DEMO_CORPUS.days} ...\n`);
-    const summary = await publish({ input, snapshotsDir: config.snapshotsDir, dataDir: config.dataDir, objectStore: config.objectStore, quiet: true });
-    process.stderr.write(`  ${summary.watermark}: ${summary.counts.jobs.toLocaleString('en-US')} jobs, events ${JSON.stringify(summary.counts.events)}, ${summary.duration_s} s\n`);
+    const summary = await publish({
+      input,
+      snapshotsDir: config.snapshotsDir,
+      dataDir: config.dataDir,
+      objectStore: config.objectStore,
+      quiet: true,
+    });
+    process.stderr.write(
+      `  ${summary.watermark}: ${summary.counts.jobs.toLocaleString('en-US')} jobs, events ${JSON.stringify(summary.counts.events)}, ${summary.duration_s} s\n`,
+    );
   }
 }
 

@@ -6,7 +6,8 @@ import { print } from './output.js';
 
 function integer(value: unknown, name: string, min: number, max: number): number {
   const number = typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(number) || number < min || number > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}; got "${String(value)}"`);
+  if (!Number.isSafeInteger(number) || number < min || number > max)
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}; got "${String(value)}"`);
   return number;
 }
 
@@ -17,7 +18,9 @@ function human(summary: CorpusSummary): string {
     `  ${summary.postings.toLocaleString('en-US')} postings, ${(summary.bytes / 1048576).toFixed(1)} MiB, in ${summary.elapsed_s} s, peak RSS ${summary.peak_rss_mb} MiB`,
   ];
   for (const day of summary.per_day) {
-    lines.push(`  ${day.path}: ${day.postings.toLocaleString('en-US')} postings, ${day.reads.toLocaleString('en-US')} reads (${day.partialReads} partial), ${day.withdrawals} withdrawals${day.registryCompanies === null ? '' : `, registry release of ${day.registryCompanies.toLocaleString('en-US')} companies`}`);
+    lines.push(
+      `  ${day.path}: ${day.postings.toLocaleString('en-US')} postings, ${day.reads.toLocaleString('en-US')} reads (${day.partialReads} partial), ${day.withdrawals} withdrawals${day.registryCompanies === null ? '' : `, registry release of ${day.registryCompanies.toLocaleString('en-US')} companies`}`,
+    );
   }
   return lines.join('\n');
 }
@@ -37,7 +40,8 @@ export const generate: Command = {
   ],
   async run({ options, json }) {
     const start = typeof options.start === 'string' ? options.start : '2026-11-18';
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(start) || Number.isNaN(Date.parse(`${start}T00:00:00Z`))) throw new UsageError(`--start must be a date YYYY-MM-DD; got "${start}"`);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(start) || Number.isNaN(Date.parse(`${start}T00:00:00Z`)))
+      throw new UsageError(`--start must be a date YYYY-MM-DD; got "${start}"`);
     const generation = {
       jobs: integer(options.jobs, 'jobs', 1, 50_000_000),
       seed: options.seed === undefined ? 1 : integer(options.seed, 'seed', 0, 2 ** 32 - 1),
@@ -49,7 +53,10 @@ export const generate: Command = {
       const summary = await generateCorpus(generation, String(options.out), {
         force: options.force === true,
         ...(workers === undefined ? {} : { workers }),
-        onProgress: (p) => process.stderr.write(`generate: day ${p.day}/${generation.days}, ${p.postings.toLocaleString('en-US')} postings, ${(p.bytes / 1048576).toFixed(0)} MiB, ${(p.elapsedMs / 1000).toFixed(1)} s\n`),
+        onProgress: (p) =>
+          process.stderr.write(
+            `generate: day ${p.day}/${generation.days}, ${p.postings.toLocaleString('en-US')} postings, ${(p.bytes / 1048576).toFixed(0)} MiB, ${(p.elapsedMs / 1000).toFixed(1)} s\n`,
+          ),
       });
       print(json, summary, () => human(summary));
     } catch (error) {

@@ -23,7 +23,11 @@ export const keysCreate: Command = {
       account_id: options.account as string,
       ...(typeof options.name === 'string' ? { name: options.name } : {}),
     });
-    print(json, key, () => [`API key ${key.key_id} for account ${key.account_id}:`, '', `  ${key.key}`, '', 'Store it now: it cannot be shown again.'].join('\n'));
+    print(json, key, () =>
+      [`API key ${key.key_id} for account ${key.account_id}:`, '', `  ${key.key}`, '', 'Store it now: it cannot be shown again.'].join(
+        '\n',
+      ),
+    );
   },
 };
 
@@ -34,7 +38,12 @@ export const keysList: Command = {
   settings: [...STORE_SETTINGS],
   async run({ options, config, json }) {
     const keys = await runOnStore(config, 'keys.list', typeof options.account === 'string' ? { account_id: options.account } : {});
-    print(json, keys, () => table(keys.map((k) => ({ ...k, name: k.name || null })), ['key_id', 'account_id', 'prefix', 'name', 'created_at', 'revoked_at']));
+    print(json, keys, () =>
+      table(
+        keys.map((k) => ({ ...k, name: k.name || null })),
+        ['key_id', 'account_id', 'prefix', 'name', 'created_at', 'revoked_at'],
+      ),
+    );
   },
 };
 
@@ -61,7 +70,8 @@ async function keyArgument(value: string): Promise<string> {
 
 export const keysImport: Command = {
   name: 'keys import',
-  summary: 'Imports an API key of the older system (jp_live_..., issued before October 2026) for an account. Only a hash of its secret is kept; the key works as before. `--key -` reads it from stdin.',
+  summary:
+    'Imports an API key of the older system (jp_live_..., issued before October 2026) for an account. Only a hash of its secret is kept; the key works as before. `--key -` reads it from stdin.',
   options: [
     { name: 'account', value: 'account_id', required: true, help: 'the account the key belongs to' },
     { name: 'key', value: 'key|-', required: true, help: 'the whole key; "-" reads it from stdin (keeps it out of the shell history)' },
@@ -77,6 +87,10 @@ export const keysImport: Command = {
       key,
       ...(typeof options.name === 'string' ? { name: options.name } : {}),
     });
-    print(json, imported, () => `Imported key ${imported.key_id} (${imported.prefix}) for account ${imported.account_id}; it authenticates as before.`);
+    print(
+      json,
+      imported,
+      () => `Imported key ${imported.key_id} (${imported.prefix}) for account ${imported.account_id}; it authenticates as before.`,
+    );
   },
 };

@@ -16,7 +16,20 @@ import { DeliveryError } from '../catalog/delivery.js';
 import { PublishError } from '../catalog/publish/publish.js';
 import { nearest } from '../shared/nearest.js';
 
-const COMMANDS: Command[] = [serve, mcpCommand, generate, publishCommand, mergeReportCommand, accountsCreate, accountsList, accountsSet, keysCreate, keysList, keysRevoke, keysImport];
+const COMMANDS: Command[] = [
+  serve,
+  mcpCommand,
+  generate,
+  publishCommand,
+  mergeReportCommand,
+  accountsCreate,
+  accountsList,
+  accountsSet,
+  keysCreate,
+  keysList,
+  keysRevoke,
+  keysImport,
+];
 
 /** Failures the operator can act on: one line, never a stack trace. */
 const PLAIN_FAILURES = [AdminError, StoreBusyError, DeliveryError, PublishError, ListenError];

@@ -26,7 +26,11 @@ export const mcpCommand: Command = {
     const logger = createLogger(config.logLevel, 2);
     const core = await openCore(config, { logger }).catch((error: unknown) => {
       if (!(error instanceof StoreBusyError)) throw error;
-      throw new StoreBusyError(error.holder, config.dataDir, 'while a server holds the embedded store, connect the agent to its MCP endpoint (/mcp) instead');
+      throw new StoreBusyError(
+        error.holder,
+        config.dataDir,
+        'while a server holds the embedded store, connect the agent to its MCP endpoint (/mcp) instead',
+      );
     });
     const { ctx } = core;
     if (!(await authenticate(ctx.store, key))) {
@@ -40,7 +44,9 @@ export const mcpCommand: Command = {
       ctx,
       session,
       // The key is checked again on every call: a key revoked while the agent runs stops at its next call.
-      callerOf: async () => (await authenticate(ctx.store, key)) ?? Promise.reject(new ApiError('invalid_api_key', `The API key in ${API_KEY_ENV} is no longer valid: it was revoked.`)),
+      callerOf: async () =>
+        (await authenticate(ctx.store, key)) ??
+        Promise.reject(new ApiError('invalid_api_key', `The API key in ${API_KEY_ENV} is no longer valid: it was revoked.`)),
     });
     const transport = new StdioServerTransport();
     const closed = new Promise<void>((done) => (transport.onclose = done));

@@ -25,9 +25,14 @@ function stopSignal(onRepeat: (signal: NodeJS.Signals) => void): Promise<NodeJS.
 
 export const serve: Command = {
   name: 'serve',
-  summary: 'Serves the HTTP API. With --demo (what `npm start` runs) it first publishes a demo catalog and creates a demo account, and prints its key.',
+  summary:
+    'Serves the HTTP API. With --demo (what `npm start` runs) it first publishes a demo catalog and creates a demo account, and prints its key.',
   options: [
-    { name: 'demo', boolean: true, help: 'publish (once) a generated demo catalog, create (once) a demo account and key, print the key and a curl line' },
+    {
+      name: 'demo',
+      boolean: true,
+      help: 'publish (once) a generated demo catalog, create (once) a demo account and key, print the key and a curl line',
+    },
     JSON_OPTION,
   ],
   settings: SETTINGS.map((s) => s.key),

@@ -18,7 +18,12 @@ function callSocket(socketPath: string, name: string, input: unknown): Promise<u
         try {
           const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { result?: unknown; error?: string };
           if (res.statusCode === 200) done(body.result);
-          else fail(res.statusCode === 400 ? new AdminError(body.error ?? 'refused') : new Error(`the server failed: ${body.error ?? res.statusCode}`));
+          else
+            fail(
+              res.statusCode === 400
+                ? new AdminError(body.error ?? 'refused')
+                : new Error(`the server failed: ${body.error ?? res.statusCode}`),
+            );
         } catch (error) {
           fail(error instanceof Error ? error : new Error(String(error)));
         }
@@ -54,7 +59,8 @@ export async function runOnStore<N extends AdminCommandName>(config: Config, nam
           return result;
         } catch (socketError) {
           if (!isConnectionError(socketError)) throw socketError;
-          if (Date.now() > deadline) throw new Error(`${error.message}, but its admin socket ${holder.socket} does not answer`, { cause: socketError });
+          if (Date.now() > deadline)
+            throw new Error(`${error.message}, but its admin socket ${holder.socket} does not answer`, { cause: socketError });
         }
       } else if (Date.now() > deadline) {
         throw error;

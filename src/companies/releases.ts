@@ -99,13 +99,20 @@ export class CompanyReleases {
     const slot = this.older.get(releaseId);
     if (!slot) return;
     this.older.delete(releaseId);
-    void slot.then((pinned) => pinned.retire(), () => undefined);
+    void slot.then(
+      (pinned) => pinned.retire(),
+      () => undefined,
+    );
   }
 
   /** Shutdown, after the requests have drained: closes the older releases now. */
   async closeNow(): Promise<void> {
     const slots = [...this.older.values()];
     this.older.clear();
-    for (const slot of slots) await slot.then((pinned) => pinned.value.close(), () => undefined);
+    for (const slot of slots)
+      await slot.then(
+        (pinned) => pinned.value.close(),
+        () => undefined,
+      );
   }
 }

@@ -48,7 +48,8 @@ export class CompaniesService {
         kind: 'companies',
         noun: 'company',
         binding,
-        resend: 'cursor was made for other filters or another page size; send the same name, country, status and limit as for the first page.',
+        resend:
+          'cursor was made for other filters or another page size; send the same name, country, status and limit as for the first page.',
         valid: (c) => typeof c.r === 'string' && RELEASE_ID.test(c.r) && Number.isInteger(c.at),
       });
       lease = await this.releases.retained(cursor.r);
@@ -64,7 +65,10 @@ export class CompaniesService {
         limit: limit + 1,
       })) as [number, string][];
       const page = rows.slice(0, limit);
-      const next = rows.length > limit ? this.cursors.seal({ k: 'companies', r: release.releaseId, b: binding, at: page[page.length - 1]![0] } satisfies CompanyCursor) : null;
+      const next =
+        rows.length > limit
+          ? this.cursors.seal({ k: 'companies', r: release.releaseId, b: binding, at: page[page.length - 1]![0] } satisfies CompanyCursor)
+          : null;
       return {
         records: page.length,
         json: `{"data":[${page.map(([, doc]) => doc).join(',')}],"next_cursor":${JSON.stringify(next)},"release_id":${JSON.stringify(release.releaseId)}}`,

@@ -75,7 +75,10 @@ export async function runScript(duck: Duck, statements: readonly string[], param
     try {
       const started = performance.now();
       await duck.run(statement, Object.keys(used).length > 0 ? used : undefined);
-      if (process.env.JPS_SQL_TIMING) process.stderr.write(`    ${(performance.now() - started).toFixed(0).padStart(6)} ms  ${statement.replace(/\s+/g, ' ').slice(0, 90)}\n`);
+      if (process.env.JPS_SQL_TIMING)
+        process.stderr.write(
+          `    ${(performance.now() - started).toFixed(0).padStart(6)} ms  ${statement.replace(/\s+/g, ' ').slice(0, 90)}\n`,
+        );
     } catch (error) {
       const head = statement.split('\n').slice(0, 2).join(' ').slice(0, 160);
       throw new Error(`${(error as Error).message}\n    in: ${head}`, { cause: error });

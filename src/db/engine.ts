@@ -71,7 +71,9 @@ export class QueryEngine {
    */
   async mark(sql: string, params: Record<string, DuckDBValue>, into: Uint8Array): Promise<void> {
     if (into.length === 0) return;
-    const [[bits]] = (await this.rows(`SELECT bitstring_agg(doc, 0, ${into.length - 1}) FROM (${sql}) AS matching(doc)`, params)) as [[DuckDBBitValue | null]];
+    const [[bits]] = (await this.rows(`SELECT bitstring_agg(doc, 0, ${into.length - 1}) FROM (${sql}) AS matching(doc)`, params)) as [
+      [DuckDBBitValue | null],
+    ];
     if (bits === null) return;
     // BIT's bytes: the number of padding bits, then the bits, most significant first, padding first.
     const data = bits.data;

@@ -36,11 +36,16 @@ function canonical(value: unknown): string {
 
 /** The fingerprint of a request: its method, route and body (whatever the order of its keys). */
 export function fingerprint(method: string, route: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${route}\n${canonical(body)}`).digest('base64url');
+  return createHash('sha256')
+    .update(`${method} ${route}\n${canonical(body)}`)
+    .digest('base64url');
 }
 
 function reused(key: string): ApiError {
-  return new ApiError('idempotency_key_reused', `The Idempotency-Key "${key.slice(0, 80)}" was used in the last 24 hours for another request (another route or body); send a new key for a new request.`);
+  return new ApiError(
+    'idempotency_key_reused',
+    `The Idempotency-Key "${key.slice(0, 80)}" was used in the last 24 hours for another request (another route or body); send a new key for a new request.`,
+  );
 }
 
 /**
@@ -48,11 +53,10 @@ function reused(key: string): ApiError {
  * throws 422 idempotency_key_reused when the key was given to another request.
  */
 export async function earlierAnswer(db: Queryable, accountId: string, idempotency: IdempotencyKey, now: Date): Promise<Answer | undefined> {
-  const [row] = await db.query<{ fingerprint: string; status: number; body: unknown; created_at: Date }>(`${SQL.answered} AND created_at >= $3`, [
-    accountId,
-    idempotency.key,
-    new Date(now.getTime() - KEY_LIFE_MS),
-  ]);
+  const [row] = await db.query<{ fingerprint: string; status: number; body: unknown; created_at: Date }>(
+    `${SQL.answered} AND created_at >= $3`,
+    [accountId, idempotency.key, new Date(now.getTime() - KEY_LIFE_MS)],
+  );
   if (!row) return undefined;
   if (row.fingerprint !== idempotency.fingerprint) throw reused(idempotency.key);
   return { status: Number(row.status), body: row.body };
@@ -63,7 +67,13 @@ export async function earlierAnswer(db: Queryable, accountId: string, idempotenc
  * concurrent request under the same key waits until this transaction ends), stores the answer with the
  * action's own writes. Without a key, just runs `act`.
  */
-export async function once(tx: Queryable, accountId: string, idempotency: IdempotencyKey | undefined, now: Date, act: () => Promise<Answer>): Promise<{ answer: Answer; replayed: boolean }> {
+export async function once(
+  tx: Queryable,
+  accountId: string,
+  idempotency: IdempotencyKey | undefined,
+  now: Date,
+  act: () => Promise<Answer>,
+): Promise<{ answer: Answer; replayed: boolean }> {
   if (!idempotency) return { answer: await act(), replayed: false };
   await tx.query(SQL.expire, [accountId, new Date(now.getTime() - KEY_LIFE_MS)]);
   const [claimed] = await tx.query(SQL.claim, [accountId, idempotency.key, idempotency.fingerprint, now]);

@@ -9,7 +9,11 @@ import type { StateStore } from './state-store.js';
 import { StoreLock, type LockHolder } from './store-lock.js';
 
 export class StoreBusyError extends Error {
-  constructor(readonly holder: LockHolder, dataDir: string, hint?: string) {
+  constructor(
+    readonly holder: LockHolder,
+    dataDir: string,
+    hint?: string,
+  ) {
     super(
       holder.role === 'server'
         ? `a server (pid ${holder.pid}) is already serving the data folder ${dataDir}; ${hint ?? 'stop it or give this one another --data-dir'}`

@@ -27,7 +27,9 @@ export class PgStore implements StateStore {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const result = await work({ query: async <Row>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as Row[] });
+      const result = await work({
+        query: async <Row>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as Row[],
+      });
       await client.query('COMMIT');
       return result;
     } catch (error) {

@@ -10,7 +10,10 @@ function blocks(file: string): Record<string, string> {
   const found: Record<string, string> = {};
   for (const block of text.split(/^-- name: */m).slice(1)) {
     const newline = block.indexOf('\n');
-    found[block.slice(0, newline).trim()] = block.slice(newline + 1).replace(/^\s*--.*$/gm, '').trim();
+    found[block.slice(0, newline).trim()] = block
+      .slice(newline + 1)
+      .replace(/^\s*--.*$/gm, '')
+      .trim();
   }
   return found;
 }

@@ -12,7 +12,6 @@ export interface LockHolder {
   started_at: string;
 }
 
-
 /** True while a process with this pid runs (one of another user's counts: it answers EPERM). */
 export function isAlive(pid: number): boolean {
   try {
@@ -35,7 +34,10 @@ export class StoreLock {
   private released = false;
   private readonly onExit = () => this.release();
 
-  private constructor(readonly path: string, readonly holder: LockHolder) {
+  private constructor(
+    readonly path: string,
+    readonly holder: LockHolder,
+  ) {
     process.once('exit', this.onExit);
   }
 
@@ -58,8 +60,10 @@ export class StoreLock {
       }
       const current = readHolder(path);
       if (current && isAlive(current.pid)) return { heldBy: current };
-      if (current) unlinkIfSame(path, current); // stale: its process is gone
-      else if (isOlderThan(path, 2000)) unlinkQuietly(path); // torn: its writer died between create and write
+      if (current)
+        unlinkIfSame(path, current); // stale: its process is gone
+      else if (isOlderThan(path, 2000))
+        unlinkQuietly(path); // torn: its writer died between create and write
       else sleep(20); // being written this instant
     }
     const current = readHolder(path);

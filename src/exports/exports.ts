@@ -22,7 +22,22 @@ import type { ObjectStore } from '../storage/object-store.js';
 import { normalised, readExportRequest, type ExportRequest } from './request.js';
 import { UUID } from '../shared/ids.js';
 
-export const SQL = namedQueries('state/exports.sql', ['insert', 'active', 'get', 'list', 'claim', 'renew', 'file_done', 'queued', 'for_update', 'complete', 'fail', 'due_to_expire', 'expire', 'release_leases']);
+export const SQL = namedQueries('state/exports.sql', [
+  'insert',
+  'active',
+  'get',
+  'list',
+  'claim',
+  'renew',
+  'file_done',
+  'queued',
+  'for_update',
+  'complete',
+  'fail',
+  'due_to_expire',
+  'expire',
+  'release_leases',
+]);
 
 /** Jobs per export file. */
 export const FILE_RECORDS = 10_000;
@@ -84,7 +99,8 @@ export function exportRecord(row: ExportRow): Record<string, unknown> {
   };
 }
 
-export const fileName = (exportId: string, n: number, format: ExportRow['format']) => `jobs-${exportId}-${n}.${format === 'jsonl' ? 'jsonl.gz' : 'parquet'}`;
+export const fileName = (exportId: string, n: number, format: ExportRow['format']) =>
+  `jobs-${exportId}-${n}.${format === 'jsonl' ? 'jsonl.gz' : 'parquet'}`;
 
 /** The object of file n of an export. */
 export const fileKey = (exportId: string, n: number, format: ExportRow['format']) => `exports/${exportId}/${fileName(exportId, n, format)}`;
@@ -123,7 +139,12 @@ export class Exports {
    * Creates an export (queued), its records reserved. Under an Idempotency-Key, once: the same request
    * again within 24 hours gets the first answer (`replayed`) and creates nothing.
    */
-  async create(caller: Caller, body: unknown, requestId: string, idempotency?: IdempotencyKey): Promise<{ record: Record<string, unknown>; replayed: boolean }> {
+  async create(
+    caller: Caller,
+    body: unknown,
+    requestId: string,
+    idempotency?: IdempotencyKey,
+  ): Promise<{ record: Record<string, unknown>; replayed: boolean }> {
     const { account } = caller;
     const request = readExportRequest(body);
     const now = this.clock();
@@ -136,7 +157,10 @@ export class Exports {
       const docs = await selectJobs(this.jobs, lease.value as JobsSnapshot, request);
       const exportId = randomUUID();
       const { answer, replayed } = await this.store.transaction((tx) =>
-        once(tx, account.account_id, idempotency, now, async () => ({ status: 202, body: exportRecord(await this.insert(tx, caller, request, exportId, docs.length, lease.value.watermark, now, requestId)) })),
+        once(tx, account.account_id, idempotency, now, async () => ({
+          status: 202,
+          body: exportRecord(await this.insert(tx, caller, request, exportId, docs.length, lease.value.watermark, now, requestId)),
+        })),
       );
       if (replayed) lease.release();
       else {
@@ -151,7 +175,16 @@ export class Exports {
   }
 
   /** The export's row, its records reserved in the month, in the caller's transaction. */
-  private async insert(tx: Queryable, caller: Caller, request: ExportRequest, exportId: string, records: number, watermark: string, now: Date, requestId: string): Promise<ExportRow> {
+  private async insert(
+    tx: Queryable,
+    caller: Caller,
+    request: ExportRequest,
+    exportId: string,
+    records: number,
+    watermark: string,
+    now: Date,
+    requestId: string,
+  ): Promise<ExportRow> {
     const { account } = caller;
     const month = monthKey(now);
     if (await activeExport(tx, account.account_id)) throw inProgress();
@@ -167,7 +200,18 @@ export class Exports {
       );
     }
     const [inserted] = await tx
-      .query<ExportRow>(SQL.insert, [exportId, account.account_id, request.format, JSON.stringify(normalised(request)), watermark, request.maxRecords, records, month, now, requestId])
+      .query<ExportRow>(SQL.insert, [
+        exportId,
+        account.account_id,
+        request.format,
+        JSON.stringify(normalised(request)),
+        watermark,
+        request.maxRecords,
+        records,
+        month,
+        now,
+        requestId,
+      ])
       .catch((error: unknown) => {
         throw (error as { code?: string }).code === '23505' ? inProgress() : error;
       });
@@ -180,7 +224,10 @@ export class Exports {
       await mkdir(this.dir, { recursive: true });
       await access(this.dir, constants.W_OK);
     } catch (error) {
-      throw new ApiError('export_unavailable', `Exports cannot be written on this server (${(error as NodeJS.ErrnoException).code ?? 'error'}); retry shortly.`);
+      throw new ApiError(
+        'export_unavailable',
+        `Exports cannot be written on this server (${(error as NodeJS.ErrnoException).code ?? 'error'}); retry shortly.`,
+      );
     }
   }
 
@@ -211,12 +258,12 @@ export class Exports {
   }
 }
 
-
 async function activeExport(tx: Queryable, accountId: string): Promise<boolean> {
   return (await tx.query(SQL.active, [accountId])).length > 0;
 }
 
-const inProgress = () => new ApiError('export_in_progress', 'The account already has a queued or running export; wait for it to finish (GET /v1/jobs/exports).');
+const inProgress = () =>
+  new ApiError('export_in_progress', 'The account already has a queued or running export; wait for it to finish (GET /v1/jobs/exports).');
 
 /** The jobs an export writes: those paging through POST /v1/jobs/search with the same body returns, in that order. */
 export async function selectJobs(jobs: JobsService, s: JobsSnapshot, r: ExportRequest): Promise<number[]> {

@@ -28,7 +28,13 @@ export interface Renderer {
 export const temporary = (folder: string, n: number) => join(folder, `.tmp-${n}`);
 
 /** Writes the jobs `docs` of snapshot `s` to `path` in the request's format; its size and sha256. */
-export async function writeJobsFile(r: Renderer, s: JobsSnapshot, request: ExportRequest, docs: number[], path: string): Promise<{ bytes: number; sha256: string }> {
+export async function writeJobsFile(
+  r: Renderer,
+  s: JobsSnapshot,
+  request: ExportRequest,
+  docs: number[],
+  path: string,
+): Promise<{ bytes: number; sha256: string }> {
   const hash = createHash('sha256');
   if (request.format === 'jsonl') {
     async function* lines() {
@@ -54,7 +60,10 @@ export async function writeJobsFile(r: Renderer, s: JobsSnapshot, request: Expor
 /** A Parquet file of the jobs in order, with the columns of the projection (DuckDB writes it). */
 async function writeParquet(engine: QueryEngine, s: JobsSnapshot, request: ExportRequest, docs: number[], path: string): Promise<void> {
   // job_id always comes first, as in the JSON shape.
-  const columns = request.fields === null ? '* EXCLUDE (pos)' : ['job_id', ...request.fields.filter((f) => f !== 'job_id')].map((f) => `"${f}"`).join(', ');
+  const columns =
+    request.fields === null
+      ? '* EXCLUDE (pos)'
+      : ['job_id', ...request.fields.filter((f) => f !== 'job_id')].map((f) => `"${f}"`).join(', ');
   // The doc numbers are this server's own integers, so they go into the statement as a literal list.
   const list = `[${docs.join(',')}]`;
   await engine.withConnection((c) =>

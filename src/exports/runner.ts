@@ -212,7 +212,13 @@ export class ExportRunner {
 
   /** Writes file n to this server's temporary file of it (stored by keep()). */
   private async writeFile(s: JobsSnapshot, row: ExportRow, request: ExportRequest, n: number, docs: number[]): Promise<ExportFile> {
-    const written = await writeJobsFile({ jobs: this.jobs, engine: this.engine, registry: this.publications.registry }, s, request, docs, temporary(this.exports.folder(row.export_id), n));
+    const written = await writeJobsFile(
+      { jobs: this.jobs, engine: this.engine, registry: this.publications.registry },
+      s,
+      request,
+      docs,
+      temporary(this.exports.folder(row.export_id), n),
+    );
     return { n, records: docs.length, ...written };
   }
 
@@ -231,7 +237,12 @@ export class ExportRunner {
       if (!current || current.status !== 'running' || current.runner !== this.id) return;
       const [account] = await tx.query<AccountRow>(ACCOUNTS.get_account, [row.account_id]);
       // Charged once, to the month whose allowance was reserved at creation, with the export's request.
-      await this.meter.settleDeferred(tx, current, account!, { status: 202, records, release: Number(current.reserved_records), force: true });
+      await this.meter.settleDeferred(tx, current, account!, {
+        status: 202,
+        records,
+        release: Number(current.reserved_records),
+        force: true,
+      });
       await tx.query(SQL.complete, [row.export_id, records, now, new Date(now.getTime() + EXPIRY_MS)]);
     });
   }
@@ -244,7 +255,12 @@ export class ExportRunner {
       // A runner whose lease lapsed (a stall) never fails what another runner took over and is finishing.
       if (current.status === 'running' && current.runner !== this.id) return false;
       const [account] = await tx.query<AccountRow>(ACCOUNTS.get_account, [row.account_id]);
-      await this.meter.settleDeferred(tx, current, account!, { status: 202, records: 0, release: Number(current.reserved_records), void: true });
+      await this.meter.settleDeferred(tx, current, account!, {
+        status: 202,
+        records: 0,
+        release: Number(current.reserved_records),
+        void: true,
+      });
       await tx.query(SQL.fail, [row.export_id, message, this.clock()]);
       return true;
     });

@@ -76,7 +76,9 @@ export class ChangeFeed {
     let chain = this.chains.get(snapshot.watermark);
     if (!chain) {
       chain = withProgress(`opening the change feed up to ${snapshot.watermark}`, this.logger, this.progress, (progress) =>
-        this.buildChain(snapshot, (done, total) => progress.set('feed', { step: "writing or reading each publication's events", done, total, unit: 'publications' })),
+        this.buildChain(snapshot, (done, total) =>
+          progress.set('feed', { step: "writing or reading each publication's events", done, total, unit: 'publications' }),
+        ),
       );
       this.chains.set(snapshot.watermark, chain);
     }
@@ -87,7 +89,7 @@ export class ChangeFeed {
   private async buildChain(snapshot: CatalogSnapshot, onSegment: (done: number, total: number) => void): Promise<FeedSegment[]> {
     const started = performance.now();
     const manifests: { dir: string; manifest: CatalogManifest }[] = [{ dir: snapshot.dir, manifest: snapshot.manifest }];
-    for (let previous = snapshot.manifest.previous_watermark; previous !== null; ) {
+    for (let previous = snapshot.manifest.previous_watermark; previous !== null;) {
       const dir = join(dirname(snapshot.dir), previous);
       let manifest: CatalogManifest;
       try {
@@ -107,14 +109,29 @@ export class ChangeFeed {
       let segment = this.segments.get(manifest.watermark);
       if (!segment) {
         built++;
-        segment = openSegment(this.engine, dir, manifest, manifest.serving_files ? feedFolder(dir) : join(this.cacheDir, manifest.watermark), (id) => this.companyCode(id));
+        segment = openSegment(
+          this.engine,
+          dir,
+          manifest,
+          manifest.serving_files ? feedFolder(dir) : join(this.cacheDir, manifest.watermark),
+          (id) => this.companyCode(id),
+        );
         this.segments.set(manifest.watermark, segment);
         segment.catch(() => this.segments.delete(manifest.watermark));
       }
       chain.push(await segment);
     }
     const events = chain.reduce((n, s) => n + s.count, 0);
-    this.logger.info({ watermark: snapshot.watermark, publications: chain.length, opened: built, events, open_ms: Math.round(performance.now() - started) }, 'change feed ready');
+    this.logger.info(
+      {
+        watermark: snapshot.watermark,
+        publications: chain.length,
+        opened: built,
+        events,
+        open_ms: Math.round(performance.now() - started),
+      },
+      'change feed ready',
+    );
     return chain;
   }
 
@@ -134,7 +151,9 @@ export class ChangeFeed {
     let position: number; // the seq of the last event already seen
     if (request.after !== null) {
       position = this.cursors.verify(request.after, scope, (watermark, at) => {
-        throw watermark < snapshot.watermark ? olderCursor(chain, watermark, snapshot.watermark, at) : newerCursor(watermark, snapshot.watermark);
+        throw watermark < snapshot.watermark
+          ? olderCursor(chain, watermark, snapshot.watermark, at)
+          : newerCursor(watermark, snapshot.watermark);
       });
     } else {
       position = startAfter(chain, request.since!);
@@ -157,7 +176,7 @@ export class ChangeFeed {
     const resumeAt = more ? last!.segment.firstSeq + last!.index + 1 : Math.max(position, end);
 
     const lines: string[] = [];
-    for (let from = 0; from < page.length; ) {
+    for (let from = 0; from < page.length;) {
       let to = from;
       while (to + 1 < page.length && page[to + 1]!.segment === page[from]!.segment) to++;
       const segment = page[from]!.segment;
@@ -165,7 +184,11 @@ export class ChangeFeed {
       lines.push(...(request.sourceData ? withSourceData(segment, at) : segment.readEvents(at).map(withoutUnstatedArrangement)));
       from = to + 1;
     }
-    const tail = JSON.stringify({ resume_cursor: this.cursors.sign(scope, resumeAt), has_more: more, snapshot_watermark: snapshot.watermark });
+    const tail = JSON.stringify({
+      resume_cursor: this.cursors.sign(scope, resumeAt),
+      has_more: more,
+      snapshot_watermark: snapshot.watermark,
+    });
     return { json: `{"data":[${lines.join(',')}],${tail.slice(1)}`, events: page.length };
   }
 }
@@ -222,5 +245,8 @@ function olderCursor(chain: FeedSegment[], watermark: string, latest: string, po
 
 /** A cursor made by a replica that already serves a newer snapshot than this one: retry shortly. */
 function newerCursor(watermark: string, current: string): ApiError {
-  return new ApiError('service_unavailable', `after is a resume_cursor of catalog snapshot ${watermark}, newer than ${current} that this server still answers from; retry shortly.`);
+  return new ApiError(
+    'service_unavailable',
+    `after is a resume_cursor of catalog snapshot ${watermark}, newer than ${current} that this server still answers from; retry shortly.`,
+  );
 }

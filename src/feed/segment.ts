@@ -41,7 +41,6 @@ export interface FeedSegment {
   close(): Promise<void>;
 }
 
-
 /**
  * The segment of the publication in `dir`, its files in `folder` (built there unless they are).
  * `companyCode` gives each company id its code (the same for all segments). With `documents`, the
@@ -121,7 +120,8 @@ async function writeEventsFromDocuments(engine: QueryEngine, copy: string, docum
     const jobs = new Map<string, Buffer>();
     for await (const piece of wholeLines(documents)) {
       forEachLine(piece, (line) => {
-        if (!line.subarray(0, DOCUMENT_HEAD.length).equals(DOCUMENT_HEAD)) throw new Error(`a line of ${documents} does not start with its job_id`);
+        if (!line.subarray(0, DOCUMENT_HEAD.length).equals(DOCUMENT_HEAD))
+          throw new Error(`a line of ${documents} does not start with its job_id`);
         jobs.set(line.toString('latin1', DOCUMENT_HEAD.length, DOCUMENT_HEAD.length + ID_LENGTH), line);
       });
     }
@@ -158,9 +158,9 @@ async function* wholeLines(path: string): AsyncGenerator<Buffer> {
   const handle = await open(path, 'r');
   try {
     const { size } = await handle.stat();
-    for (let at = 0; at < size; ) {
+    for (let at = 0; at < size;) {
       const piece = Buffer.allocUnsafe(Math.min(PIECE_BYTES, size - at));
-      for (let filled = 0; filled < piece.length; ) {
+      for (let filled = 0; filled < piece.length;) {
         const { bytesRead } = await handle.read(piece, filled, piece.length - filled, at + filled);
         if (bytesRead === 0) throw new Error(`${path} ended while being read`);
         filled += bytesRead;

@@ -69,7 +69,9 @@ function toApiError(error: ParserError): ApiError {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new ApiError('request_timeout');
     default: {
-      const what = PARSE_ERRORS[error.code ?? ''] ?? 'the request could not be parsed (check the request line, the headers and the framing of the body)';
+      const what =
+        PARSE_ERRORS[error.code ?? ''] ??
+        'the request could not be parsed (check the request line, the headers and the framing of the body)';
       return invalidRequest(`The request is not valid HTTP/1.1: ${what}.`);
     }
   }
@@ -101,7 +103,8 @@ function answer(error: ParserError, socket: Duplex, logger: Logger, budget: Line
   // The request Express already has under way keeps its id, so the answer, its log line and its ledger row agree.
   const requestId = inFlight?.locals?.requestId ?? newRequestId();
   const body = JSON.stringify(errorBody(apiError, requestId));
-  if (budget.allow()) logger.info({ request_id: requestId, status: apiError.status, parser_code: error.code }, 'request refused before routing');
+  if (budget.allow())
+    logger.info({ request_id: requestId, status: apiError.status, parser_code: error.code }, 'request refused before routing');
   socket.end(response(apiError.code, body, requestId, apiError.status));
   const linger = setTimeout(() => socket.destroy(), LINGER_MS);
   socket.once('close', () => clearTimeout(linger));

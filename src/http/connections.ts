@@ -42,7 +42,12 @@ export class HttpServer {
   constructor(config: Config, app: RequestListener) {
     const headersTimeout = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);
     this.server = createServer(
-      { keepAliveTimeout: config.keepAliveTimeoutMs, headersTimeout, requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: checkingIntervalMs(config) },
+      {
+        keepAliveTimeout: config.keepAliveTimeoutMs,
+        headersTimeout,
+        requestTimeout: config.requestTimeoutMs,
+        connectionsCheckingInterval: checkingIntervalMs(config),
+      },
       app,
     );
     this.server.maxConnections = config.maxConnections;
@@ -91,7 +96,7 @@ export class HttpServer {
    */
   private async takeBacklog(): Promise<void> {
     const until = Date.now() + BACKLOG_MS;
-    for (let quiet = 0; quiet < 2 && Date.now() < until; ) {
+    for (let quiet = 0; quiet < 2 && Date.now() < until;) {
       const before = this.accepted;
       await nextTurn();
       quiet = this.accepted === before ? quiet + 1 : 0;

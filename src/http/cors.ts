@@ -20,10 +20,14 @@ function originsOf(setting: string): '*' | string[] | null {
   const value = setting.trim();
   if (value === 'none' || value === '') return null;
   if (value === '*') return '*';
-  return value.split(',').map((origin) => origin.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
 }
 
-const isPreflight = (req: Request) => req.method === 'OPTIONS' && req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
+const isPreflight = (req: Request) =>
+  req.method === 'OPTIONS' && req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
 
 export function crossOrigin(setting: string) {
   const origins = originsOf(setting);

@@ -24,12 +24,16 @@ function checkStrings(root: unknown, where: Where): void {
   while (stack.length > 0) {
     const [value, path] = stack.pop()!;
     if (typeof value === 'string') {
-      if (unstorable(value)) throw invalidRequest(`${where} '${path || '(the body)'}' must not contain a NUL character or an unpaired surrogate: ${ACCEPTED}.`);
+      if (unstorable(value))
+        throw invalidRequest(`${where} '${path || '(the body)'}' must not contain a NUL character or an unpaired surrogate: ${ACCEPTED}.`);
     } else if (Array.isArray(value)) {
       value.forEach((item, i) => stack.push([item, where === 'query parameter' ? path : `${path}.${i}`]));
     } else if (typeof value === 'object' && value !== null) {
       for (const [name, item] of Object.entries(value)) {
-        if (unstorable(name)) throw invalidRequest(`${where} name ${JSON.stringify(name)} must not contain a NUL character or an unpaired surrogate: ${ACCEPTED}.`);
+        if (unstorable(name))
+          throw invalidRequest(
+            `${where} name ${JSON.stringify(name)} must not contain a NUL character or an unpaired surrogate: ${ACCEPTED}.`,
+          );
         stack.push([item, path ? `${path}.${name}` : name]);
       }
     }

@@ -35,7 +35,9 @@ export function toApiError(error: unknown): ApiError {
       case 'encoding.unsupported':
         return invalidRequest('The request body must be UTF-8 JSON, uncompressed or gzip/deflate encoded.');
       case 'request.aborted':
-        return invalidRequest('The request body did not arrive whole: the connection closed while it was being sent; send the request again.');
+        return invalidRequest(
+          'The request body did not arrive whole: the connection closed while it was being sent; send the request again.',
+        );
       case 'request.size.invalid':
         return invalidRequest('The request body is not as long as its Content-Length says; send the exact length.');
       default:
@@ -43,7 +45,8 @@ export function toApiError(error: unknown): ApiError {
     }
   }
   // What body-parser passes on from the stream it reads (a decompression or socket error) carries a 4xx status and no type.
-  if (isClientHttpError(error)) return invalidRequest('The request body could not be read; send one JSON object with "Content-Type: application/json".');
+  if (isClientHttpError(error))
+    return invalidRequest('The request body could not be read; send one JSON object with "Content-Type: application/json".');
   if (isValidatorError(error)) {
     switch (error.status) {
       case 404:

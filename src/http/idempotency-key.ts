@@ -13,7 +13,9 @@ export function idempotencyKeyOf(req: Request, route: string): IdempotencyKey | 
   const key = req.headers['idempotency-key'];
   if (key === undefined) return undefined;
   if (typeof key !== 'string' || !KEY.test(key)) {
-    throw invalidRequest('Idempotency-Key must be 1 to 255 visible ASCII characters without spaces, sent once, e.g. a new UUID for each request: 3b1e7c2a-9f0d-4c61-8a55-2f4e6d7b9c10.');
+    throw invalidRequest(
+      'Idempotency-Key must be 1 to 255 visible ASCII characters without spaces, sent once, e.g. a new UUID for each request: 3b1e7c2a-9f0d-4c61-8a55-2f4e6d7b9c10.',
+    );
   }
   return { key, fingerprint: fingerprint(req.method, route, req.body) };
 }

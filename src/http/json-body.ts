@@ -11,7 +11,8 @@ export const BODY_LIMIT_BYTES = 16_384;
 
 export const bodyTooLarge = () => invalidRequest(`The request body is larger than ${BODY_LIMIT_BYTES} bytes, the most a JSON body may be.`);
 
-const notArrived = () => invalidRequest('The request body did not arrive whole: the connection failed or closed while it was being sent; send the request again.');
+const notArrived = () =>
+  invalidRequest('The request body did not arrive whole: the connection failed or closed while it was being sent; send the request again.');
 
 /** True when the request's connection can no longer deliver the rest of its body. */
 function cutOff(req: IncomingMessage): boolean {
@@ -25,7 +26,9 @@ function readFailure(req: Request, error: unknown): unknown {
   const encoding = String(req.headers['content-encoding'] ?? 'identity').toLowerCase();
   const parserType = (error as { type?: unknown }).type;
   if (encoding !== 'identity' && typeof parserType !== 'string') {
-    return invalidRequest(`The request body is not ${encoding} data although Content-Encoding says ${encoding}: send it compressed, or drop the Content-Encoding header.`);
+    return invalidRequest(
+      `The request body is not ${encoding} data although Content-Encoding says ${encoding}: send it compressed, or drop the Content-Encoding header.`,
+    );
   }
   return error;
 }

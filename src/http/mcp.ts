@@ -43,26 +43,42 @@ export class McpHttpSessions {
     const id = req.header('mcp-session-id');
     if (id === undefined) {
       if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
-        return void res.status(400).json(rpcError(-32000, 'No Mcp-Session-Id header: start with an initialize request, then send its Mcp-Session-Id on every request.'));
+        return void res
+          .status(400)
+          .json(
+            rpcError(-32000, 'No Mcp-Session-Id header: start with an initialize request, then send its Mcp-Session-Id on every request.'),
+          );
       }
       return this.serve(req, res, await this.sessions.open(caller.keyId), true);
     }
     // A session is only ever seen by the key that opened it: to any other, it does not exist.
     const session = await this.sessions.find(id, caller.keyId);
-    if (!session) return void res.status(404).json(rpcError(-32001, 'Session not found: it expired, was closed, or belongs to another API key; initialize a new one.'));
+    if (!session)
+      return void res
+        .status(404)
+        .json(rpcError(-32001, 'Session not found: it expired, was closed, or belongs to another API key; initialize a new one.'));
     if (req.method === 'DELETE') {
       await this.sessions.end(id);
       return void res.status(200).end();
     }
     // No stream for messages the server starts (it sends none), which would tie the client to a replica.
-    if (req.method !== 'POST') return void res.status(405).set('Allow', 'POST, DELETE').json(rpcError(-32000, 'Method not allowed: send messages with POST, end the session with DELETE.'));
+    if (req.method !== 'POST')
+      return void res
+        .status(405)
+        .set('Allow', 'POST, DELETE')
+        .json(rpcError(-32000, 'Method not allowed: send messages with POST, end the session with DELETE.'));
     return this.serve(req, res, session, false);
   }
 
   /** Answers one request of the session; the initialize request also names the session in its answer. */
   private async serve(req: Request, res: Response, session: StoredSession, initialize: boolean): Promise<void> {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: initialize ? () => session.id : undefined });
-    const server = createMcpServer({ ctx: this.ctx, session, callerOf: (extra) => Promise.resolve(callerFrom(extra.authInfo)), track: (call) => this.track(call) });
+    const server = createMcpServer({
+      ctx: this.ctx,
+      session,
+      callerOf: (extra) => Promise.resolve(callerFrom(extra.authInfo)),
+      track: (call) => this.track(call),
+    });
     res.on('close', () => void server.close());
     if (!initialize) res.setHeader('Mcp-Session-Id', session.id);
     await server.connect(transport);
@@ -70,7 +86,9 @@ export class McpHttpSessions {
   }
 
   private async sweepIdle(): Promise<void> {
-    await this.sessions.sweep().catch((error: unknown) => this.ctx.logger.warn({ err: error }, 'mcp: sweeping idle sessions failed; the next sweep tries again'));
+    await this.sessions
+      .sweep()
+      .catch((error: unknown) => this.ctx.logger.warn({ err: error }, 'mcp: sweeping idle sessions failed; the next sweep tries again'));
   }
 
   private track(call: Promise<unknown>): void {

@@ -47,7 +47,10 @@ export class LineBudget {
   private summarise(): void {
     clearTimeout(this.flush);
     if (this.suppressed === 0) return;
-    this.logger.warn({ kind: this.kind, suppressed: this.suppressed, per_minute: this.perMinute }, `${this.suppressed} more ${this.kind} not logged one by one in the last minute`);
+    this.logger.warn(
+      { kind: this.kind, suppressed: this.suppressed, per_minute: this.perMinute },
+      `${this.suppressed} more ${this.kind} not logged one by one in the last minute`,
+    );
     this.suppressed = 0;
   }
 }

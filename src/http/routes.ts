@@ -55,7 +55,12 @@ const body = (req: Request) => (req.body ?? {}) as Record<string, unknown>;
 export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/jobs', routeClass: listOrSearch(query, 'query'), handler: (h) => h.jobs.list },
   { method: 'POST', path: '/v1/jobs/search', routeClass: listOrSearch(body, 'body'), handler: (h) => h.jobs.search },
-  { method: 'POST', path: '/v1/jobs/search/es_dsl', routeClass: listOrSearch((req) => translateEsDsl(req.body), 'body', 'jobs_search'), handler: (h) => h.jobs.esDsl },
+  {
+    method: 'POST',
+    path: '/v1/jobs/search/es_dsl',
+    routeClass: listOrSearch((req) => translateEsDsl(req.body), 'body', 'jobs_search'),
+    handler: (h) => h.jobs.esDsl,
+  },
   { method: 'GET', path: '/v1/jobs/count', routeClass: 'jobs_count', handler: (h) => h.jobs.count },
   { method: 'GET', path: '/v1/jobs/changes', routeClass: 'jobs_changes', handler: (h) => h.changes.list },
   { method: 'POST', path: '/v1/jobs/exports', routeClass: 'exports', handler: (h) => h.exports.create },
@@ -111,5 +116,6 @@ export function mountRoutes(router: Router, ctx: AppContext): void {
     exports: exportHandlers(ctx),
     usage: usageHandlers(ctx),
   };
-  for (const route of ROUTES) router[route.method === 'GET' ? 'get' : route.method === 'POST' ? 'post' : 'put'](route.path, route.handler(handlers));
+  for (const route of ROUTES)
+    router[route.method === 'GET' ? 'get' : route.method === 'POST' ? 'post' : 'put'](route.path, route.handler(handlers));
 }

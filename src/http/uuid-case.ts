@@ -6,8 +6,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { deref, operationOf, uuidPattern, type Node, type Operation } from '../shared/contract.js';
 import { ANY_CASE_UUID } from '../shared/ids.js';
 
-
-const isUpperUuid = (value: unknown): value is string => typeof value === 'string' && ANY_CASE_UUID.test(value) && value !== value.toLowerCase();
+const isUpperUuid = (value: unknown): value is string =>
+  typeof value === 'string' && ANY_CASE_UUID.test(value) && value !== value.toLowerCase();
 
 const holdsUuid = (schema: unknown) => deref(schema).pattern === uuidPattern();
 
@@ -46,7 +46,8 @@ export function uuidCase() {
     }
     const body = req.body as Node | undefined;
     if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-      for (const [name, schema] of op.bodyProperties) if (isUpperUuid(body[name]) && holdsUuid(schema)) body[name] = body[name].toLowerCase();
+      for (const [name, schema] of op.bodyProperties)
+        if (isUpperUuid(body[name]) && holdsUuid(schema)) body[name] = body[name].toLowerCase();
     }
     next();
   };

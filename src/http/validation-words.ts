@@ -56,8 +56,16 @@ const FORMAT_WORDS: Record<string, string> = {
 
 function rangeWords(kind: string, s: Node): string {
   const { minimum: min, maximum: max } = s as { minimum?: number; maximum?: number };
-  const range = min !== undefined && max !== undefined ? ` from ${min} to ${max}` : min !== undefined ? ` of at least ${min}` : max !== undefined ? ` of at most ${max}` : '';
-  const cents = s.multipleOf === 0.01 ? ' with at most two decimals, e.g. 50000.50' : typeof s.default === 'number' ? `, e.g. ${s.default}` : '';
+  const range =
+    min !== undefined && max !== undefined
+      ? ` from ${min} to ${max}`
+      : min !== undefined
+        ? ` of at least ${min}`
+        : max !== undefined
+          ? ` of at most ${max}`
+          : '';
+  const cents =
+    s.multipleOf === 0.01 ? ' with at most two decimals, e.g. 50000.50' : typeof s.default === 'number' ? `, e.g. ${s.default}` : '';
   return `${kind}${range}${cents}`;
 }
 
@@ -108,7 +116,12 @@ function findingsOf(error: ValidatorError): Finding[] {
     const where = first && first in WHERE ? (first as Where) : undefined;
     const message = e.message ?? '';
     const code = (e.errorCode ?? '').split('.')[0]!;
-    const keyword = /^Unknown query parameter/.test(message) || code === 'additionalProperties' || code === 'unevaluatedProperties' ? 'unknown' : /^Empty value/.test(message) ? 'empty' : code;
+    const keyword =
+      /^Unknown query parameter/.test(message) || code === 'additionalProperties' || code === 'unevaluatedProperties'
+        ? 'unknown'
+        : /^Empty value/.test(message)
+          ? 'empty'
+          : code;
     // A repeated query parameter or an array is checked item by item (fields/0): name the parameter.
     return { where, name: rest.filter((part) => !/^\d+$/.test(part)).join('.'), keyword };
   });
@@ -126,7 +139,8 @@ function valueOf(f: Finding, op: Operation, req: Request | undefined): unknown {
 function sent(f: Finding, schema: unknown, value: unknown): string {
   if (value === undefined) return '';
   if (value === '') return '; got an empty value';
-  const text = typeof value === 'string' ? JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value) : JSON.stringify(value).slice(0, 80);
+  const text =
+    typeof value === 'string' ? JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value) : JSON.stringify(value).slice(0, 80);
   const quoted = f.where === 'body' && typeof value === 'string' && ['integer', 'number', 'boolean'].includes(deref(schema).type as string);
   return `; got ${text}${quoted ? ', a string: send it without quotes' : ''}`;
 }
@@ -147,7 +161,13 @@ function unknownNames(where: Where, named: string, op: Operation, req: Request |
   const route = `${op.method} ${op.template}`;
   if (unhinted) {
     const what = where === 'query' ? 'query parameters' : 'body properties';
-    sentences.push(known.length === 0 ? `${route} takes no ${what}.` : known.length <= 12 ? `${route} takes ${known.join(', ')}.` : `${route} takes the ${known.length} ${what} listed in openapi.yaml.`);
+    sentences.push(
+      known.length === 0
+        ? `${route} takes no ${what}.`
+        : known.length <= 12
+          ? `${route} takes ${known.join(', ')}.`
+          : `${route} takes the ${known.length} ${what} listed in openapi.yaml.`,
+    );
   }
   return sentences.join(' ');
 }
@@ -163,7 +183,12 @@ function bodyWords(keyword: string, op: Operation): string {
 /** A path parameter that is a sibling route mistyped (/v1/jobs/serch): the route it was probably meant to be. */
 function meantRoute(f: Finding, req: Request | undefined): string {
   if (!req || f.where !== 'params') return '';
-  const route = nearestRoute(req.path, operations().filter((o) => o.literal).map((o) => o.template));
+  const route = nearestRoute(
+    req.path,
+    operations()
+      .filter((o) => o.literal)
+      .map((o) => o.template),
+  );
   return route ? ` (or did you mean ${route}?)` : '';
 }
 

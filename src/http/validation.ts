@@ -57,7 +57,11 @@ function routeNotFound(path: string): ApiError {
   const shown = path.length > 100 ? `${path.slice(0, 100)}…` : path;
   const meant = nearestRoute(path, templates);
   const under = routesUnder(path, templates);
-  const hint = meant ? `; did you mean ${meant}?` : under.length > 0 ? `; the routes under it are ${under.join(', ')}.` : '; the routes are listed in openapi.yaml.';
+  const hint = meant
+    ? `; did you mean ${meant}?`
+    : under.length > 0
+      ? `; the routes under it are ${under.join(', ')}.`
+      : '; the routes are listed in openapi.yaml.';
   return new ApiError('route_not_found', `No route has the path ${shown}${hint}`);
 }
 
@@ -71,7 +75,9 @@ export function knownRoute() {
     if (matching.length === 0) throw routeNotFound(req.path);
     if (!operationOf(req.method, req.path)) {
       const allow = allowedMethods(req.path).join(', ');
-      throw new ApiError('method_not_allowed', `${req.method} is not accepted on ${matching[0]!.template}: it accepts ${allow}.`, { headers: { Allow: allow } });
+      throw new ApiError('method_not_allowed', `${req.method} is not accepted on ${matching[0]!.template}: it accepts ${allow}.`, {
+        headers: { Allow: allow },
+      });
     }
     next();
   };

@@ -40,23 +40,43 @@ const pattern = (re: RegExp, says: string, normalize?: (v: string) => string): C
 const oneOf = (...values: string[]): Check => ({ ok: (v) => values.includes(v), says: `one of ${values.join(', ')}` });
 const upper = (v: string) => v.toUpperCase();
 const CURRENTNESS = ['current', 'uncertain', 'not_current'];
-const dates = (name: 'posted' | 'first_seen' | 'updated' | 'curated' | 'last_fetch'): EsDslField => ({ kind: 'date', since: `${name}_since`, until: `${name}_until` });
+const dates = (name: 'posted' | 'first_seen' | 'updated' | 'curated' | 'last_fetch'): EsDslField => ({
+  kind: 'date',
+  since: `${name}_since`,
+  until: `${name}_until`,
+});
 
 /** The accepted query fields and what each becomes; the table of the openapi.yaml es_dsl docs is this one. */
 export const ES_DSL_FIELDS: Readonly<Record<string, EsDslField>> = {
   title: { kind: 'text', filter: 'title_advanced', phrase: 'title' },
   description: { kind: 'text', filter: 'description_advanced', exists: 'has_description' },
   employer_name: { kind: 'contains', filter: 'company', check: text },
-  company_id: { kind: 'value', filter: 'company_id', check: pattern(UUID, 'a lowercase UUID (a clause value is matched as written: write its hex digits in lower case)'), exists: 'company_linked' },
+  company_id: {
+    kind: 'value',
+    filter: 'company_id',
+    check: pattern(UUID, 'a lowercase UUID (a clause value is matched as written: write its hex digits in lower case)'),
+    exists: 'company_linked',
+  },
   locations: { kind: 'exists', exists: 'has_location' },
   'locations.city': { kind: 'contains', filter: 'city', check: text },
   'locations.state': { kind: 'value', filter: 'state', check: pattern(/^[A-Za-z]{2}$/, 'a two-letter subdivision code', upper) },
-  'locations.country': { kind: 'anyOf', filter: 'country', check: pattern(/^[A-Za-z]{2}$/, 'a two-letter ISO country code', upper), should: true },
+  'locations.country': {
+    kind: 'anyOf',
+    filter: 'country',
+    check: pattern(/^[A-Za-z]{2}$/, 'a two-letter ISO country code', upper),
+    should: true,
+  },
   'locations.msa.cbsa_code': { kind: 'value', filter: 'msa', check: pattern(/^[0-9]{5}$/, 'a 5-digit CBSA code') },
   work_arrangement: { kind: 'value', filter: 'work_arrangement', check: oneOf('remote', 'hybrid', 'in_person') },
   employment_type: {
-    kind: 'anyOf', filter: 'employment_type', should: true,
-    check: { ok: (v) => text.ok(v) && v.trim() !== '' && !v.includes(','), says: 'a text of 1 to 200 characters without commas', normalize: (v) => v.trim().toLowerCase() },
+    kind: 'anyOf',
+    filter: 'employment_type',
+    should: true,
+    check: {
+      ok: (v) => text.ok(v) && v.trim() !== '' && !v.includes(','),
+      says: 'a text of 1 to 200 characters without commas',
+      normalize: (v) => v.trim().toLowerCase(),
+    },
   },
   currentness: { kind: 'anyOf', filter: 'currentness', check: oneOf(...CURRENTNESS), closed: CURRENTNESS },
   stale: { kind: 'flag', filter: 'stale' },
@@ -75,12 +95,34 @@ export const ES_DSL_FIELDS: Readonly<Record<string, EsDslField>> = {
   source: { kind: 'value', filter: 'source', check: lower },
   source_type: { kind: 'value', filter: 'source_type', check: lower },
   source_class: {
-    kind: 'value', filter: 'source_class',
-    check: oneOf('ats', 'employer-site', 'government-exchange', 'aggregator', 'staffing-network', 'dataset', 'purchased', 'third-party-api', 'unknown'),
+    kind: 'value',
+    filter: 'source_class',
+    check: oneOf(
+      'ats',
+      'employer-site',
+      'government-exchange',
+      'aggregator',
+      'staffing-network',
+      'dataset',
+      'purchased',
+      'third-party-api',
+      'unknown',
+    ),
   },
 };
 
-export const CLAUSES = ['match_all', 'bool', 'term', 'terms', 'match', 'match_phrase', 'range', 'exists', 'query_string', 'simple_query_string'] as const;
+export const CLAUSES = [
+  'match_all',
+  'bool',
+  'term',
+  'terms',
+  'match',
+  'match_phrase',
+  'range',
+  'exists',
+  'query_string',
+  'simple_query_string',
+] as const;
 export type Clause = (typeof CLAUSES)[number];
 const ACCEPTS: Record<Kind, readonly Clause[]> = {
   text: ['match', 'match_phrase', 'query_string', 'simple_query_string'],

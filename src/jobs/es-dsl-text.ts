@@ -8,7 +8,11 @@ import { phraseQuery } from '../search/query.js';
 
 const show = (v: unknown) => JSON.stringify(v);
 
-export type TextNode = { kind: 'word'; text: string; prefix: boolean } | { kind: 'phrase'; text: string } | { kind: 'and' | 'or'; args: TextNode[] } | { kind: 'not'; arg: TextNode };
+export type TextNode =
+  | { kind: 'word'; text: string; prefix: boolean }
+  | { kind: 'phrase'; text: string }
+  | { kind: 'and' | 'or'; args: TextNode[] }
+  | { kind: 'not'; arg: TextNode };
 export const group = (kind: 'and' | 'or', args: TextNode[]): TextNode => (args.length === 1 ? args[0]! : { kind, args });
 /** A word the Boolean syntax reads as one operand as it is; any other is quoted, which analyzes it the same way. */
 const BARE = /^[^\s&|!()":*\\]+$/u;
@@ -42,21 +46,34 @@ const MAX_NESTING = 30;
 function word(token: string, at: number, path: string, literalQuestionMark: boolean): TextNode {
   const prefix = token.endsWith('*');
   const stem = prefix ? token.slice(0, -1) : token;
-  if (stem === '' || stem.includes('*') || (!literalQuestionMark && stem.includes('?'))) throw invalidRequest(`${path}: the wildcard at character ${at} is not supported; only a trailing * (prefix) is.`);
-  if (prefix && !isBare(stem)) throw invalidRequest(`${path}: the prefix ${show(token)} at character ${at} holds characters a prefix search cannot take.`);
+  if (stem === '' || stem.includes('*') || (!literalQuestionMark && stem.includes('?')))
+    throw invalidRequest(`${path}: the wildcard at character ${at} is not supported; only a trailing * (prefix) is.`);
+  if (prefix && !isBare(stem))
+    throw invalidRequest(`${path}: the prefix ${show(token)} at character ${at} holds characters a prefix search cannot take.`);
   return { kind: 'word', text: stem, prefix };
 }
 
 type Operator = 'and' | 'or' | 'not' | 'req' | 'open' | 'close';
 type Token = { kind: 'word' | 'phrase'; text: string; at: number } | { kind: Operator | 'end'; at: number };
-const QS_REFUSED: Record<string, string> = { ':': 'a field name', '^': 'a boost', '~': 'fuzziness or proximity', '[': 'a range', ']': 'a range', '{': 'a range', '}': 'a range', '/': 'a regular expression', '\\': 'an escape' };
+const QS_REFUSED: Record<string, string> = {
+  ':': 'a field name',
+  '^': 'a boost',
+  '~': 'fuzziness or proximity',
+  '[': 'a range',
+  ']': 'a range',
+  '{': 'a range',
+  '}': 'a range',
+  '/': 'a regular expression',
+  '\\': 'an escape',
+};
 const QS_PUNCTUATION: Record<string, Operator> = { '(': 'open', ')': 'close', '+': 'req', '-': 'not', '!': 'not', '&&': 'and', '||': 'or' };
 const QS_WORDS: Record<string, Operator> = { AND: 'and', OR: 'or', NOT: 'not' };
 
 /** query_string tokens, as Lucene's classic parser cuts them: + - ! only start a term; AND OR NOT && || are operators. */
 function queryStringTokens(query: string, path: string): Token[] {
   const tokens: Token[] = [];
-  const refuse = (i: number) => invalidRequest(`${path}: ${QS_REFUSED[query[i]!]} (${show(query[i])} at character ${i + 1}) is not supported.`);
+  const refuse = (i: number) =>
+    invalidRequest(`${path}: ${QS_REFUSED[query[i]!]} (${show(query[i])} at character ${i + 1}) is not supported.`);
   let i = 0;
   while (i < query.length) {
     const at = i + 1;
@@ -178,7 +195,10 @@ export class SimpleQueryParser {
     else {
       const op = level.current ?? (this.defaultAnd ? 'and' : 'or');
       // A change of operator makes what came before one operand of the new one.
-      level.top = level.previous === op && level.top.kind === op ? { kind: op, args: [...level.top.args, node] } : { kind: op, args: [level.top, node] };
+      level.top =
+        level.previous === op && level.top.kind === op
+          ? { kind: op, args: [...level.top.args, node] }
+          : { kind: op, args: [level.top, node] };
       level.previous = op;
     }
     level.current = undefined;
@@ -225,8 +245,10 @@ export class SimpleQueryParser {
 
   private phrase(): TextNode {
     const close = this.query.indexOf('"', this.i + 1);
-    if (close < 0 || close === this.i + 1) this.fail(`the quote at character ${this.i + 1} ${close < 0 ? 'is not closed' : 'holds no phrase'}`);
-    if (this.query[close + 1] === '~' || this.query.slice(this.i, close).includes('\\')) this.fail(`proximity (~) and escapes (\\) are not supported (character ${this.i + 1})`);
+    if (close < 0 || close === this.i + 1)
+      this.fail(`the quote at character ${this.i + 1} ${close < 0 ? 'is not closed' : 'holds no phrase'}`);
+    if (this.query[close + 1] === '~' || this.query.slice(this.i, close).includes('\\'))
+      this.fail(`proximity (~) and escapes (\\) are not supported (character ${this.i + 1})`);
     const text = this.query.slice(this.i + 1, close);
     this.i = close + 1;
     return { kind: 'phrase', text };

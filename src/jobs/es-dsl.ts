@@ -9,7 +9,6 @@ import { group, parseQueryString, print, SimpleQueryParser, type TextNode } from
 import { LIST_OPTIONS } from './filters.js';
 import { acceptedClauses, CLAUSES, ES_DSL_FIELDS, text, type Clause, type EsDslField } from './es-dsl-fields.js';
 
-
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const show = (v: unknown) => JSON.stringify(v);
@@ -24,8 +23,10 @@ function options(value: unknown, path: string, allowed: readonly string[]): Json
   for (const [key, v] of Object.entries(value)) {
     if (key === 'boost' && typeof v === 'number' && v >= 0) continue;
     if (key === '_name' && typeof v === 'string') continue;
-    if (key === 'boost' || key === '_name') throw invalidRequest(`${path}.${key} must be ${key === 'boost' ? 'a non-negative number' : 'a string'}.`);
-    if (!allowed.includes(key)) throw invalidRequest(`${path}.${key} is not supported; accepted here: ${[...allowed, 'boost', '_name'].join(', ')}.`);
+    if (key === 'boost' || key === '_name')
+      throw invalidRequest(`${path}.${key} must be ${key === 'boost' ? 'a non-negative number' : 'a string'}.`);
+    if (!allowed.includes(key))
+      throw invalidRequest(`${path}.${key} is not supported; accepted here: ${[...allowed, 'boost', '_name'].join(', ')}.`);
   }
   return value;
 }
@@ -41,7 +42,8 @@ function fieldFor(name: string, path: string, clause: Clause): EsDslField {
   const field = Object.hasOwn(ES_DSL_FIELDS, name) ? ES_DSL_FIELDS[name] : undefined;
   if (!field) throw invalidRequest(`${path}: unknown field; accepted fields: ${Object.keys(ES_DSL_FIELDS).join(', ')}.`);
   const accepted = acceptedClauses(field);
-  if (!accepted.includes(clause)) throw invalidRequest(`${path}: ${clause} is not accepted on ${name}; ${name} accepts ${accepted.join(', ')}.`);
+  if (!accepted.includes(clause))
+    throw invalidRequest(`${path}: ${clause} is not accepted on ${name}; ${name} accepts ${accepted.join(', ')}.`);
   return field;
 }
 
@@ -65,7 +67,10 @@ class Gathered {
   /** A filter that takes one value: the same value twice is fine; two values cannot both be sent. */
   one(filter: string, value: string | boolean, path: string): void {
     const held = this.values.get(filter);
-    if (held && held.value !== value) throw invalidRequest(`${path}: ${filter} takes one value: ${show(value)} here and ${show(held.value)} at ${held.path} cannot both be sent.`);
+    if (held && held.value !== value)
+      throw invalidRequest(
+        `${path}: ${filter} takes one value: ${show(value)} here and ${show(held.value)} at ${held.path} cannot both be sent.`,
+      );
     this.values.set(filter, held ?? { value, path });
   }
 
@@ -77,7 +82,10 @@ class Gathered {
     if (values.length > 10) throw invalidRequest(`${path}: ${filter} takes up to 10 values.`);
     const held = this.lists.get(filter);
     const kept = [...new Set(held ? held.value.filter((v) => values.includes(v)) : values)].sort();
-    if (kept.length === 0) throw invalidRequest(`${path}: no ${filter} value is left: ${show(values)} here and ${show(held!.value)} at ${held!.path} have none in common.`);
+    if (kept.length === 0)
+      throw invalidRequest(
+        `${path}: no ${filter} value is left: ${show(values)} here and ${show(held!.value)} at ${held!.path} have none in common.`,
+      );
     this.lists.set(filter, { value: kept, path: held?.path ?? path });
   }
 
@@ -99,7 +107,10 @@ class Gathered {
     for (const [filter, held] of this.bounds) body[filter] = held.value.value;
     for (const [filter, parts] of this.texts) body[filter] = advanced(filter, parts);
     const [min, max] = [this.bounds.get('pay_min'), this.bounds.get('pay_max')];
-    if (min && max && max.value.at < min.value.at) throw invalidRequest(`${max.path}: pay.ceiling ${max.value.at} is below pay.floor ${min.value.at} at ${min.path}; pay_max must not be below pay_min.`);
+    if (min && max && max.value.at < min.value.at)
+      throw invalidRequest(
+        `${max.path}: pay.ceiling ${max.value.at} is below pay.floor ${min.value.at} at ${min.path}; pay_max must not be below pay_min.`,
+      );
     return body;
   }
 }
@@ -107,8 +118,15 @@ class Gathered {
 /** The text clauses on one field, AND-ed, as one Boolean search that the API accepts. */
 function advanced(filter: string, parts: Held<TextNode>[]): string {
   const paths = parts.map((p) => p.path).join(', ');
-  const value = print(group('and', parts.map((p) => p.value)), paths);
-  if ([...value].length > 200) throw invalidRequest(`${paths}: these clauses make a ${filter} filter of ${[...value].length} characters; filters take at most 200.`);
+  const value = print(
+    group(
+      'and',
+      parts.map((p) => p.value),
+    ),
+    paths,
+  );
+  if ([...value].length > 200)
+    throw invalidRequest(`${paths}: these clauses make a ${filter} filter of ${[...value].length} characters; filters take at most 200.`);
   try {
     if (hasPositiveTerm(parseAdvanced(value))) return value;
   } catch (error) {
@@ -127,9 +145,11 @@ type Mode = 'must' | 'must_not';
 type Handler = (body: unknown, path: string, out: Gathered, mode: Mode) => void;
 
 function clause(query: unknown, path: string, out: Gathered, mode: Mode): void {
-  if (!isObject(query) || Object.keys(query).length !== 1) throw invalidRequest(`${path} must be an object holding exactly one clause (${CLAUSES.join(', ')}).`);
+  if (!isObject(query) || Object.keys(query).length !== 1)
+    throw invalidRequest(`${path} must be an object holding exactly one clause (${CLAUSES.join(', ')}).`);
   const [name, body] = Object.entries(query)[0]!;
-  if (!(CLAUSES as readonly string[]).includes(name)) throw invalidRequest(`${path}.${name} is not supported; use one of ${CLAUSES.join(', ')}.`);
+  if (!(CLAUSES as readonly string[]).includes(name))
+    throw invalidRequest(`${path}.${name} is not supported; use one of ${CLAUSES.join(', ')}.`);
   HANDLERS[name as Clause](body, `${path}.${name}`, out, mode);
 }
 
@@ -140,7 +160,10 @@ function items(value: unknown, path: string): [unknown, string][] {
 }
 
 function bool(body: unknown, path: string, out: Gathered, mode: Mode): void {
-  if (mode === 'must_not') throw invalidRequest(`${path}: a bool inside must_not is not supported: the filters cannot negate a group of conditions, only the single clauses listed for must_not.`);
+  if (mode === 'must_not')
+    throw invalidRequest(
+      `${path}: a bool inside must_not is not supported: the filters cannot negate a group of conditions, only the single clauses listed for must_not.`,
+    );
   const b = options(body, path, ['must', 'filter', 'must_not', 'should', 'minimum_should_match']);
   for (const key of ['must', 'filter'] as const) for (const [q, p] of items(b[key], `${path}.${key}`)) clause(q, p, out, 'must');
   for (const [q, p] of items(b.must_not, `${path}.must_not`)) clause(q, p, out, 'must_not');
@@ -159,14 +182,17 @@ function bool(body: unknown, path: string, out: Gathered, mode: Mode): void {
 function shouldList(clauses: [unknown, string][], path: string, out: Gathered): void {
   let first: { name: string; field: EsDslField } | undefined;
   const values: string[] = [];
-  const onlyOn = Object.keys(ES_DSL_FIELDS).filter((n) => ES_DSL_FIELDS[n]!.should).join(' or ');
+  const onlyOn = Object.keys(ES_DSL_FIELDS)
+    .filter((n) => ES_DSL_FIELDS[n]!.should)
+    .join(' or ');
   for (const [q, p] of clauses) {
     const [kind, body] = isObject(q) && Object.keys(q).length === 1 ? Object.entries(q)[0]! : [undefined, undefined];
     if (kind !== 'term' && kind !== 'match') throw invalidRequest(`${p}: should takes only term or match clauses on ${onlyOn}.`);
     const [name, spec, fp] = onlyField(body, `${p}.${kind}`);
     const field = Object.hasOwn(ES_DSL_FIELDS, name) ? ES_DSL_FIELDS[name] : undefined;
     if (!field?.should) throw invalidRequest(`${fp}: should is supported only on ${onlyOn}.`);
-    if (first && first.name !== name) throw invalidRequest(`${fp}: every should clause must be on the same field (${first.name} at ${path}[0]).`);
+    if (first && first.name !== name)
+      throw invalidRequest(`${fp}: every should clause must be on the same field (${first.name} at ${path}[0]).`);
     first = { name, field };
     values.push(...keywords(field, [single(spec, fp, kind === 'term' ? 'value' : 'query')], fp));
   }
@@ -186,7 +212,8 @@ function keywords(field: EsDslField, raw: unknown[], path: string): string[] {
 /** term, terms and match on the keyword fields: one value, a list, or a flag. */
 function keywordFilter(field: EsDslField, name: string, raw: unknown[], path: string, out: Gathered, mode: Mode): void {
   if (field.kind === 'flag') {
-    const flag = raw.length === 1 && (typeof raw[0] === 'boolean' ? raw[0] : raw[0] === 'true' ? true : raw[0] === 'false' ? false : undefined);
+    const flag =
+      raw.length === 1 && (typeof raw[0] === 'boolean' ? raw[0] : raw[0] === 'true' ? true : raw[0] === 'false' ? false : undefined);
     if (typeof flag !== 'boolean') throw invalidRequest(`${path}: ${name} takes one value, true or false.`);
     return out.one(field.filter!, mode === 'must' ? flag : !flag, path);
   }
@@ -217,7 +244,8 @@ function termsClause(body: unknown, path: string, out: Gathered, mode: Mode): vo
 
 function textQuery(body: unknown, path: string, extra: readonly string[]): { query: string; o: Json } {
   const o = isObject(body) ? options(body, path, ['query', ...extra]) : { query: body };
-  if (typeof o.query !== 'string' || !text.ok(o.query) || o.query.trim() === '') throw invalidRequest(`${path}: the query must be a text of 1 to 200 characters.`);
+  if (typeof o.query !== 'string' || !text.ok(o.query) || o.query.trim() === '')
+    throw invalidRequest(`${path}: the query must be a text of 1 to 200 characters.`);
   return { query: o.query, o };
 }
 
@@ -233,7 +261,10 @@ function matchClause(body: unknown, path: string, out: Gathered, mode: Mode): vo
   const { query, o } = textQuery(spec, fp, ['operator']);
   const operator = o.operator === undefined ? 'or' : typeof o.operator === 'string' ? o.operator.toLowerCase() : '';
   if (operator !== 'or' && operator !== 'and') throw invalidRequest(`${fp}.operator must be "or" or "and".`);
-  const words = query.split(/\s+/u).filter((w) => w !== '').map((w): TextNode => ({ kind: 'word', text: w, prefix: false }));
+  const words = query
+    .split(/\s+/u)
+    .filter((w) => w !== '')
+    .map((w): TextNode => ({ kind: 'word', text: w, prefix: false }));
   addText(field, group(operator, words), fp, out, mode);
 }
 
@@ -242,7 +273,8 @@ function matchPhraseClause(body: unknown, path: string, out: Gathered, mode: Mod
   const [name, spec, fp] = onlyField(body, path);
   const field = fieldFor(name, fp, 'match_phrase');
   const { query, o } = textQuery(spec, fp, ['slop']);
-  if (o.slop !== undefined && o.slop !== 0) throw invalidRequest(`${fp}.slop: only 0 is supported (the words next to each other, in order).`);
+  if (o.slop !== undefined && o.slop !== 0)
+    throw invalidRequest(`${fp}.slop: only 0 is supported (the words next to each other, in order).`);
   if (field.kind === 'contains') {
     if (mode === 'must_not') throw invalidRequest(`${fp}: must_not is not supported on ${name}.`);
     return out.one(field.filter!, query, fp);
@@ -262,13 +294,19 @@ function queryTextClause(simple: boolean): Handler {
     const fields = o.fields ?? (o.default_field === undefined ? undefined : [o.default_field]);
     const names = Array.isArray(fields) ? [...new Set(fields)].sort() : [];
     const okFields = names.length > 0 && names.every((n) => n === 'title' || n === 'description');
-    if (!okFields) throw invalidRequest(`${path}.fields must be ["title"], ["description"] or ["title", "description"]; other and all fields are not supported.`);
+    if (!okFields)
+      throw invalidRequest(
+        `${path}.fields must be ["title"], ["description"] or ["title", "description"]; other and all fields are not supported.`,
+      );
     const op = o.default_operator === undefined ? 'or' : typeof o.default_operator === 'string' ? o.default_operator.toLowerCase() : '';
     if (op !== 'or' && op !== 'and') throw invalidRequest(`${path}.default_operator must be OR or AND.`);
-    const node = simple ? new SimpleQueryParser(query, op === 'and', `${path}.query`).parse() : parseQueryString(query, op === 'and', `${path}.query`);
+    const node = simple
+      ? new SimpleQueryParser(query, op === 'and', `${path}.query`).parse()
+      : parseQueryString(query, op === 'and', `${path}.query`);
     if (names.length === 1) return addText(ES_DSL_FIELDS[names[0] as string]!, node, path, out, mode);
     const oneTerm = (node.kind === 'word' && !node.prefix) || node.kind === 'phrase';
-    if (!oneTerm || mode === 'must_not') throw invalidRequest(`${path}: on both title and description only one word or one quoted phrase (as q), not negated, is supported.`);
+    if (!oneTerm || mode === 'must_not')
+      throw invalidRequest(`${path}: on both title and description only one word or one quoted phrase (as q), not negated, is supported.`);
     out.one('q', node.text, path);
   };
 }
@@ -279,7 +317,11 @@ function rangeClause(body: unknown, path: string, out: Gathered, mode: Mode): vo
   const field = fieldFor(name, fp, 'range');
   if (mode === 'must_not') throw invalidRequest(`${fp}: must_not range is not supported.`);
   const o = options(spec, fp, ['gte', 'gt', 'lte', 'lt']);
-  for (const [a, b] of [['gte', 'gt'], ['lte', 'lt']]) if (o[a!] !== undefined && o[b!] !== undefined) throw invalidRequest(`${fp}: send ${a} or ${b}, not both.`);
+  for (const [a, b] of [
+    ['gte', 'gt'],
+    ['lte', 'lt'],
+  ])
+    if (o[a!] !== undefined && o[b!] !== undefined) throw invalidRequest(`${fp}: send ${a} or ${b}, not both.`);
   const bounds = (['gte', 'gt', 'lte', 'lt'] as const).filter((k) => o[k] !== undefined);
   if (bounds.length === 0) throw invalidRequest(`${fp}: a range needs gte, gt, lte or lt.`);
   for (const key of bounds) {
@@ -287,11 +329,17 @@ function rangeClause(body: unknown, path: string, out: Gathered, mode: Mode): vo
     const value = o[key];
     if (field.kind === 'date') {
       const at = typeof value === 'string' ? parseDateBound(value, edge === 'lower' ? 'start' : 'end') : undefined;
-      if (!at) throw invalidRequest(`${fp}.${key} must be a date (YYYY-MM-DD) or an RFC 3339 date-time with a zone; date math such as now-7d is not supported.`);
+      if (!at)
+        throw invalidRequest(
+          `${fp}.${key} must be a date (YYYY-MM-DD) or an RFC 3339 date-time with a zone; date math such as now-7d is not supported.`,
+        );
       out.bound(edge === 'lower' ? field.since! : field.until!, edge === 'lower' ? 'max' : 'min', at.getTime(), value as string, fp);
     } else {
       const side = field.bound === 'lower' ? 'gte or gt' : 'lte or lt';
-      if (edge !== field.bound) throw invalidRequest(`${fp}.${key}: ${name} takes only ${side} (${field.filter}: the yearly pay ${field.bound === 'lower' ? 'floor is at least' : 'ceiling is at most'} it).`);
+      if (edge !== field.bound)
+        throw invalidRequest(
+          `${fp}.${key}: ${name} takes only ${side} (${field.filter}: the yearly pay ${field.bound === 'lower' ? 'floor is at least' : 'ceiling is at most'} it).`,
+        );
       const ok = typeof value === 'number' && value >= 0 && value <= 1e9 && Math.round(value * 100) === value * 100;
       if (!ok) throw invalidRequest(`${fp}.${key} must be a number from 0 to 1000000000 with at most two decimals.`);
       out.bound(field.filter!, edge === 'lower' ? 'max' : 'min', value, value, fp);

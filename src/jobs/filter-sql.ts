@@ -55,7 +55,7 @@ export function filterCondition(f: JobFilters, prefix: string, codes: Codes): Co
     const { test } = FILTERS[name] as Filter<typeof value>;
     if (test.on === 'job') job.push(test.sql(value, c));
     else if (test.on !== 'text' && !(test.impliedBy && f[test.impliedBy as keyof JobFilters] !== undefined)) {
-      rows[test.on].add(() => test.sql(value, c), test.mask ? test.mask(value, c) ?? null : undefined);
+      rows[test.on].add(() => test.sql(value, c), test.mask ? (test.mask(value, c) ?? null) : undefined);
     }
   }
   job.push(...rows.location.conditions(`${prefix}locations`, 'l'), ...rows.posting.conditions(`${prefix}postings`, 'p'));

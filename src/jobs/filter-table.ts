@@ -50,7 +50,12 @@ export interface SqlContext {
 export type Test<V> =
   | { on: 'text' }
   | { on: 'job'; sql: (value: V, c: SqlContext) => string }
-  | { on: 'posting' | 'location'; sql: (value: V, c: SqlContext) => string; mask?: (value: V, c: SqlContext) => string | undefined; impliedBy?: string };
+  | {
+      on: 'posting' | 'location';
+      sql: (value: V, c: SqlContext) => string;
+      mask?: (value: V, c: SqlContext) => string | undefined;
+      impliedBy?: string;
+    };
 
 export interface Alias<V> {
   name: string;
@@ -97,7 +102,12 @@ export function bool(value: unknown, name: string, from: From): boolean {
 }
 
 function amount(value: unknown, name: string, from: From): number {
-  const n = from === 'body' || typeof value === 'number' ? value : typeof value === 'string' && /^\d+(\.\d{1,2})?$/.test(value) ? Number(value) : NaN;
+  const n =
+    from === 'body' || typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d+(\.\d{1,2})?$/.test(value)
+        ? Number(value)
+        : NaN;
   if (typeof n !== 'number' || !hasAtMostTwoDecimals(n) || n < 0 || n > 1e9) {
     throw invalidRequest(`${name} must be a number from 0 to 1000000000 with at most two decimals.`);
   }
@@ -114,11 +124,12 @@ export const sortedUnique = (values: string[]) => [...new Set(values)].sort();
 const upper = (value: unknown, name: string) => text(value, name).toUpperCase();
 
 /** A list of at most 10 values, read by `normalise`, refused with `rule` when a value is not `ok`. */
-const shortList = (normalise: (v: string) => string, ok: (v: string) => boolean, rule: string) => (value: unknown, name: string, from: From) => {
-  const values = sortedUnique(list(value, name, from === 'body' ? 'allowed' : 'no').map(normalise));
-  if (values.length > 10 || !values.every(ok)) throw invalidRequest(rule);
-  return values;
-};
+const shortList =
+  (normalise: (v: string) => string, ok: (v: string) => boolean, rule: string) => (value: unknown, name: string, from: From) => {
+    const values = sortedUnique(list(value, name, from === 'body' ? 'allowed' : 'no').map(normalise));
+    if (values.length > 10 || !values.every(ok)) throw invalidRequest(rule);
+    return values;
+  };
 
 /** A Boolean search (spec 4.3) that matches only jobs holding at least one of its terms. */
 function advanced(value: unknown, name: string): string {
@@ -154,7 +165,11 @@ const coded = (column: string, kind: string, maskColumn: string, lower = false):
   return { on: 'posting', sql: (v, c) => `p.${column} = ${c.bind(held(v))}`, mask: (v, c) => c.mask(maskColumn, kind, [held(v)]) };
 };
 /** A yes/no posting property, with its two-bit job mask. */
-const postingFlag = (column: string, maskColumn: string): Test<boolean> => ({ on: 'posting', sql: (v) => `p.${column} = ${v}`, mask: (v, c) => c.hasMask(maskColumn, v) });
+const postingFlag = (column: string, maskColumn: string): Test<boolean> => ({
+  on: 'posting',
+  sql: (v) => `p.${column} = ${v}`,
+  mask: (v, c) => c.hasMask(maskColumn, v),
+});
 
 const filter = <V>(f: Filter<V>): Filter<V> => f;
 const textFilter = (test: Test<string>, read: (value: unknown, name: string) => string = text) => filter<string>({ read, test });
@@ -190,7 +205,11 @@ export const FILTERS = {
   q: textFilter(textIndex),
   company_id: textFilter(jobColumn('company_id')),
   job_id: textFilter(jobColumn('job_id')),
-  work_arrangement: filter<string>({ read: text, aliases: [{ name: 'remote_type', is: 'an alias' }], test: onJob((v) => `j.work_arrangement = ${WORK_ARRANGEMENT[v] ?? -1}`) }),
+  work_arrangement: filter<string>({
+    read: text,
+    aliases: [{ name: 'remote_type', is: 'an alias' }],
+    test: onJob((v) => `j.work_arrangement = ${WORK_ARRANGEMENT[v] ?? -1}`),
+  }),
   stale: flag(jobColumn('stale')),
   company_linked: flag(onJob((v) => (v ? 'j.company_id IS NOT NULL' : 'j.company_id IS NULL'))),
   has_description: flag(jobColumn('has_description')),
@@ -211,13 +230,28 @@ export const FILTERS = {
     {
       on: 'location',
       sql: (v, c) => `l.state = ${c.bind(v)} AND ${c.inList('l.country', c.f.country ?? ['US'])}`,
-      mask: (v, c) => c.mask('subdivision_mask', 'subdivision', (c.f.country ?? ['US']).map((country) => `${country}-${v}`), 3),
+      mask: (v, c) =>
+        c.mask(
+          'subdivision_mask',
+          'subdivision',
+          (c.f.country ?? ['US']).map((country) => `${country}-${v}`),
+          3,
+        ),
     },
     upper,
   ),
   country: filter<string[]>({
-    read: shortList((c) => c.toUpperCase(), (c) => /^[A-Z]{2}$/.test(c), 'country must be up to 10 two-letter ISO country codes, comma-separated.'),
-    test: { on: 'location', sql: (v, c) => c.inList('l.country', v), mask: (v, c) => c.mask('country_mask', 'country', v), impliedBy: 'state' },
+    read: shortList(
+      (c) => c.toUpperCase(),
+      (c) => /^[A-Z]{2}$/.test(c),
+      'country must be up to 10 two-letter ISO country codes, comma-separated.',
+    ),
+    test: {
+      on: 'location',
+      sql: (v, c) => c.inList('l.country', v),
+      mask: (v, c) => c.mask('country_mask', 'country', v),
+      impliedBy: 'state',
+    },
   }),
 
   // Postings: every condition holds on one and the same posting. A single condition on a coded value
@@ -228,7 +262,11 @@ export const FILTERS = {
   source_class: textFilter(coded('source_class', 'source_class', 'class_mask')),
   posting_status: textFilter(coded('status', 'status', 'status_mask')),
   employment_type: filter<string[]>({
-    read: shortList((e) => e.trim().toLowerCase(), (e) => e !== '', 'employment_type must be up to 10 comma-separated values.'),
+    read: shortList(
+      (e) => e.trim().toLowerCase(),
+      (e) => e !== '',
+      'employment_type must be up to 10 comma-separated values.',
+    ),
     test: {
       on: 'posting',
       sql: (v, c) => (v.length === 1 ? `p.employment_type = ${c.bind(v[0]!)}` : c.inList('p.employment_type', v)),
@@ -245,7 +283,11 @@ export const FILTERS = {
   // Pay per year; an unknown interval has no yearly amount and never matches.
   pay_min: filter<number>({ read: amount, test: { on: 'posting', sql: (v, c) => `p.pay_floor_year >= ${c.bind(v)}` } }),
   pay_max: filter<number>({ read: amount, test: { on: 'posting', sql: (v, c) => `p.pay_ceiling_year <= ${c.bind(v)}` } }),
-  posted_since: filter<string>({ read: date('start'), aliases: [{ name: 'published_since', is: 'an alias' }], test: postingTime('posted_at', '>=') }),
+  posted_since: filter<string>({
+    read: date('start'),
+    aliases: [{ name: 'published_since', is: 'an alias' }],
+    test: postingTime('posted_at', '>='),
+  }),
   posted_until: until(postingTime('posted_at', '<=')),
   last_fetch_since: since(postingTime('last_fetch_at', '>=')),
   last_fetch_until: until(postingTime('last_fetch_at', '<=')),
@@ -255,10 +297,14 @@ export const FILTERS = {
     read: (value, name) => {
       const raw = text(value, name);
       const values = raw === '' ? [] : raw.split(',').map((s) => s.trim().toLowerCase());
-      if (values.length > 10 || values.some((v) => v === '')) throw invalidRequest('exclude_source must be a comma list of up to 10 sources or source types.');
+      if (values.length > 10 || values.some((v) => v === ''))
+        throw invalidRequest('exclude_source must be a comma list of up to 10 sources or source types.');
       return values.length > 0 ? sortedUnique(values) : undefined;
     },
-    test: onJob((v, c) => `j.doc IN (SELECT p.doc FROM ${c.prefix}postings p WHERE NOT (${c.inList('p.source', v)} OR ${c.inList("coalesce(p.source_type, '')", v)}))`),
+    test: onJob(
+      (v, c) =>
+        `j.doc IN (SELECT p.doc FROM ${c.prefix}postings p WHERE NOT (${c.inList('p.source', v)} OR ${c.inList("coalesce(p.source_type, '')", v)}))`,
+    ),
   }),
 };
 
@@ -270,4 +316,7 @@ type ValueOf<F> = F extends Filter<infer V> ? V : never;
 export type JobFilters = { [K in FilterName]?: ValueOf<(typeof FILTERS)[K]> } & { currentness: string[] };
 
 /** Every name a filter is sent under: the filters and their aliases. */
-export const FILTER_INPUTS: readonly string[] = FILTER_NAMES.flatMap((name) => [name, ...((FILTERS[name] as Filter<unknown>).aliases ?? []).map((a) => a.name)]);
+export const FILTER_INPUTS: readonly string[] = FILTER_NAMES.flatMap((name) => [
+  name,
+  ...((FILTERS[name] as Filter<unknown>).aliases ?? []).map((a) => a.name),
+]);

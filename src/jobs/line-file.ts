@@ -66,7 +66,7 @@ async function lineOffsets(path: string, expected: number): Promise<Float64Array
 export function readLines({ handle, offsets }: LineFile, docs: readonly number[]): string[] {
   const lines = new Array<string>(docs.length);
   const order = docs.map((_, i) => i).sort((a, b) => docs[a]! - docs[b]!);
-  for (let first = 0; first < order.length; ) {
+  for (let first = 0; first < order.length;) {
     let last = first;
     while (last + 1 < order.length && docs[order[last + 1]!]! - docs[order[last]!]! <= 1) last++;
     const from = offsets[docs[order[first]!]!]!;
@@ -82,7 +82,7 @@ export function readLines({ handle, offsets }: LineFile, docs: readonly number[]
 
 function readRange(fd: number, start: number, length: number): Buffer {
   const buffer = Buffer.allocUnsafe(length);
-  for (let at = 0; at < length; ) {
+  for (let at = 0; at < length;) {
     const n = readSync(fd, buffer, at, length - at, start + at);
     if (n === 0) throw new Error(`the serving cache file ends before byte ${start + length}`);
     at += n;

@@ -71,7 +71,12 @@ export class OpenProgress {
 }
 
 /** Runs `open` with an OpenProgress for `subject`, ended however `open` ends. */
-export async function withProgress<T>(subject: string, logger: Logger, options: ProgressOptions, open: (progress: OpenProgress) => Promise<T>): Promise<T> {
+export async function withProgress<T>(
+  subject: string,
+  logger: Logger,
+  options: ProgressOptions,
+  open: (progress: OpenProgress) => Promise<T>,
+): Promise<T> {
   const progress = new OpenProgress(subject, logger, options);
   try {
     return await open(progress);

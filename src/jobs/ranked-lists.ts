@@ -41,7 +41,10 @@ export function wordScore(s: JobsSnapshot, lexeme: string, doc: number, inTitle:
  * A word is common when it occurs in this many titles and descriptions together. Only common words
  * have lists: the matches of a rarer one are few enough to score one by one. Tests lower it.
  */
-export const limits = { commonWordDocs: 20_000, /** false: every request takes the general path (tests compare both). */ impactOrdered: true };
+export const limits = {
+  commonWordDocs: 20_000,
+  /** false: every request takes the general path (tests compare both). */ impactOrdered: true,
+};
 
 export function isCommonWord(s: JobsSnapshot, lexeme: string): boolean {
   return s.title.occurrences(lexeme).docs.length + s.description.occurrences(lexeme).docs.length >= limits.commonWordDocs;
@@ -176,11 +179,19 @@ class Reader {
  * met (whose score is at most the sum of the scores where the lists stand), or a list runs out (a
  * document not yet met cannot then hold every word).
  */
-export function firstOfAll(s: JobsSnapshot, lexemes: string[], lists: RankedList[], inFields: number, marks: Uint8Array, k: number): number[] {
+export function firstOfAll(
+  s: JobsSnapshot,
+  lexemes: string[],
+  lists: RankedList[],
+  inFields: number,
+  marks: Uint8Array,
+  k: number,
+): number[] {
   const readers = lists.map((list) => new Reader(list, inFields));
   const top: { doc: number; score: number; id: number }[] = [];
   const seen = new Set<number>();
-  const beats = (a: { score: number; id: number }, b: { score: number; id: number }) => a.score > b.score || (a.score === b.score && a.id > b.id);
+  const beats = (a: { score: number; id: number }, b: { score: number; id: number }) =>
+    a.score > b.score || (a.score === b.score && a.id > b.id);
   for (;;) {
     for (const reader of readers) {
       if (reader.done) return top.map((t) => t.doc);

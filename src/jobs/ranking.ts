@@ -41,7 +41,10 @@ function relevance(s: JobsSnapshot, docs: DocList, text: TextMatch): Float64Arra
     for (let i = 0; i < docs.length; i++) {
       const doc = docs[i]!;
       // tsRankSingle is exact while the shifted description positions stay below 16383.
-      scores[i] = s.title.maxPositions[doc]! + s.description.maxPositions[doc]! < 16383 ? tsRankSingle(inTitle[i]!, inDescription[i]!) : tsRank(query, source(s, doc), s.title.maxPositions[doc]!);
+      scores[i] =
+        s.title.maxPositions[doc]! + s.description.maxPositions[doc]! < 16383
+          ? tsRankSingle(inTitle[i]!, inDescription[i]!)
+          : tsRank(query, source(s, doc), s.title.maxPositions[doc]!);
     }
   } else if (words) {
     wordsRelevance(s, docs, words, !words.every((w) => isCommonWord(s, w)), scores);
@@ -121,7 +124,8 @@ function wordsRelevance(s: JobsSnapshot, docs: DocList, words: string[], exact: 
 function source(s: JobsSnapshot, doc: number): RankSource {
   return {
     positions: (lexeme, field) => s[field].positionsIn(lexeme, doc),
-    lexemesWithPrefix: (prefix, field) => s[field].lexemesWithPrefix(prefix).filter((lexeme) => s[field].positionsIn(lexeme, doc) !== undefined),
+    lexemesWithPrefix: (prefix, field) =>
+      s[field].lexemesWithPrefix(prefix).filter((lexeme) => s[field].positionsIn(lexeme, doc) !== undefined),
   };
 }
 
@@ -171,4 +175,3 @@ export function rank(s: JobsSnapshot, docs: DocList, text: TextMatch, k: number)
   }
   return heap.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).map((i) => docs[i]!);
 }
-

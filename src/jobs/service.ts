@@ -29,7 +29,17 @@ export interface JsonBody {
   records: number;
 }
 
-export const GROUP_BY = ['employer', 'company_id', 'work_arrangement', 'country', 'state', 'msa', 'employment_type', 'source_class', 'currentness'] as const;
+export const GROUP_BY = [
+  'employer',
+  'company_id',
+  'work_arrangement',
+  'country',
+  'state',
+  'msa',
+  'employment_type',
+  'source_class',
+  'currentness',
+] as const;
 export type GroupBy = (typeof GROUP_BY)[number];
 
 const FILTER_CACHE_ENTRIES = 32;
@@ -81,7 +91,10 @@ export class JobsService {
    * text filter is one common word (q, title or description), or a description of several words, all
    * common (not a phrase: its matches are few next to its words' lists, so walking them costs more). Null for any other request.
    */
-  private rankedText(s: JobsSnapshot, f: JobFilters): { first: (marks: Uint8Array, k: number) => number[]; count?: (marks: Uint8Array) => number } | null {
+  private rankedText(
+    s: JobsSnapshot,
+    f: JobFilters,
+  ): { first: (marks: Uint8Array, k: number) => number[]; count?: (marks: Uint8Array) => number } | null {
     if (!limits.impactOrdered || f.title_advanced !== undefined || f.description_advanced !== undefined) return null;
     const sent = (['q', 'title', 'description'] as const).filter((name) => f[name] !== undefined);
     if (sent.length !== 1) return null;
@@ -149,7 +162,10 @@ export class JobsService {
     const more = docs.length > o.limit;
     const page = docs.slice(0, o.limit);
     const data = await this.render(s, registry, page, o);
-    const tail = JSON.stringify({ next_cursor: more ? this.cursors.sign(scope, positions[o.limit - 1]!) : null, snapshot_watermark: s.watermark });
+    const tail = JSON.stringify({
+      next_cursor: more ? this.cursors.sign(scope, positions[o.limit - 1]!) : null,
+      snapshot_watermark: s.watermark,
+    });
     return { json: `{"data":[${data.join(',')}],${tail.slice(1)}`, records: data.length };
   }
 
@@ -158,7 +174,13 @@ export class JobsService {
    * the first), each with the cursor position after it: its ord (sort=updated) or how many ranked jobs
    * come up to it (sort=relevance). Exports read the same order as paging.
    */
-  async select(s: JobsSnapshot, f: JobFilters, sort: ListOptions['sort'], at: number | null, n: number): Promise<{ docs: number[]; positions: number[] }> {
+  async select(
+    s: JobsSnapshot,
+    f: JobFilters,
+    sort: ListOptions['sort'],
+    at: number | null,
+    n: number,
+  ): Promise<{ docs: number[]; positions: number[] }> {
     const condition = filterCondition(f, s.prefix, s.codes);
     const fast = sort === 'relevance' ? this.rankedText(s, f) : null;
     if (sort === 'updated') {
@@ -186,7 +208,11 @@ export class JobsService {
     return { docs, positions: docs.map((_, i) => start + i + 1) };
   }
 
-  async count(s: JobsSnapshot, f: JobFilters, groupBy: GroupBy | undefined): Promise<{ count: number; groups?: { value: string | null; count: number }[] }> {
+  async count(
+    s: JobsSnapshot,
+    f: JobFilters,
+    groupBy: GroupBy | undefined,
+  ): Promise<{ count: number; groups?: { value: string | null; count: number }[] }> {
     const condition = filterCondition(f, s.prefix, s.codes);
     const fast = groupBy ? null : this.rankedText(s, f)?.count;
     if (fast) return { count: fast(await this.structured(s, condition)) };
@@ -209,7 +235,10 @@ export class JobsService {
       if (text !== null) return { count: (await this.filteredMatches(s, condition, text)).length };
       const marks = this.cachedMarks(s, condition);
       if (marks) return { count: countMarked(marks) };
-      const [[count]] = (await this.engine.rows(`SELECT count(*)::INTEGER FROM ${s.prefix}jobs j WHERE ${condition.sql}`, condition.params)) as [[number]];
+      const [[count]] = (await this.engine.rows(
+        `SELECT count(*)::INTEGER FROM ${s.prefix}jobs j WHERE ${condition.sql}`,
+        condition.params,
+      )) as [[number]];
       return { count };
     }
     const p = s.prefix;
@@ -235,7 +264,12 @@ export class JobsService {
   }
 
   /** One job: 200, or 308 to the job it merged into, 410 withdrawn, 404 never published. */
-  async one(s: JobsSnapshot, registry: RegistryRelease | null, jobId: string, o: Pick<ListOptions, 'fields' | 'include' | 'descriptionFormat'>): Promise<JsonBody | { redirect: string }> {
+  async one(
+    s: JobsSnapshot,
+    registry: RegistryRelease | null,
+    jobId: string,
+    o: Pick<ListOptions, 'fields' | 'include' | 'descriptionFormat'>,
+  ): Promise<JsonBody | { redirect: string }> {
     const doc = s.docById.get(jobId);
     if (doc === undefined) {
       const [redirect] = await this.engine.rows(`SELECT to_job_id FROM ${s.prefix}redirects WHERE from_job_id = $id`, { id: jobId });
@@ -250,7 +284,12 @@ export class JobsService {
   }
 
   /** The jobs as JSON, in the shape asked for: fields, include=company / source_data. */
-  async render(s: JobsSnapshot, registry: RegistryRelease | null, docs: number[], o: Pick<ListOptions, 'fields' | 'include'>): Promise<string[]> {
+  async render(
+    s: JobsSnapshot,
+    registry: RegistryRelease | null,
+    docs: number[],
+    o: Pick<ListOptions, 'fields' | 'include'>,
+  ): Promise<string[]> {
     const onlyIds = o.fields !== null && o.fields.length === 1 && o.fields[0] === 'job_id';
     if (onlyIds) return docs.map((d) => JSON.stringify({ job_id: s.jobIds[d] }));
     const lines = await s.readDocuments(docs);
@@ -262,7 +301,12 @@ export class JobsService {
       jobs.forEach((job, i) => (job.postings as Record<string, unknown>[]).forEach((p, k) => (p.source_data = sourceData[i]![k])));
     }
     const withCompany = o.include.includes('company') || (o.fields?.includes('company') ?? false);
-    const companies = withCompany ? await this.companies(registry, jobs.map((j) => j.company_id as string | null)) : new Map<string, unknown>();
+    const companies = withCompany
+      ? await this.companies(
+          registry,
+          jobs.map((j) => j.company_id as string | null),
+        )
+      : new Map<string, unknown>();
     return jobs.map((job) => JSON.stringify(shape(job, o, companies)));
   }
 
@@ -289,7 +333,8 @@ function textParts(f: JobFilters): { fields: ('title' | 'description')[]; query:
   if (f.title !== undefined) parts.push({ fields: ['title'], query: phraseQuery(f.title), ranked: true });
   if (f.title_advanced !== undefined) parts.push({ fields: ['title'], query: parseAdvanced(f.title_advanced), ranked: false });
   if (f.description !== undefined) parts.push({ fields: ['description'], query: plainQuery(f.description), ranked: true });
-  if (f.description_advanced !== undefined) parts.push({ fields: ['description'], query: parseAdvanced(f.description_advanced), ranked: false });
+  if (f.description_advanced !== undefined)
+    parts.push({ fields: ['description'], query: parseAdvanced(f.description_advanced), ranked: false });
   if (f.q !== undefined) parts.push({ fields: ['title', 'description'], query: phraseQuery(f.q), ranked: true });
   return parts;
 }
@@ -301,7 +346,11 @@ function textParts(f: JobFilters): { fields: ('title' | 'description')[]; query:
 export const withoutUnstatedArrangement = (line: string) => line.replace('"work_arrangement":null,', '');
 
 /** A job document cut to the projection. */
-function shape(job: Record<string, unknown>, o: Pick<ListOptions, 'fields' | 'include'>, companies: Map<string, unknown>): Record<string, unknown> {
+function shape(
+  job: Record<string, unknown>,
+  o: Pick<ListOptions, 'fields' | 'include'>,
+  companies: Map<string, unknown>,
+): Record<string, unknown> {
   if (job.work_arrangement === null) delete job.work_arrangement;
   const withCompany = o.include.includes('company') || (o.fields?.includes('company') ?? false);
   if (withCompany) job.company = job.company_id ? (companies.get(job.company_id as string) ?? null) : null;
@@ -312,7 +361,8 @@ function shape(job: Record<string, unknown>, o: Pick<ListOptions, 'fields' | 'in
   return out;
 }
 
-const cacheKey = (condition: Condition) => condition.sql + JSON.stringify(condition.params, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+const cacheKey = (condition: Condition) =>
+  condition.sql + JSON.stringify(condition.params, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
 
 function countMarked(marks: Uint8Array): number {
   let count = 0;
@@ -324,7 +374,14 @@ function countMarked(marks: Uint8Array): number {
  * Up to `n` ords after `after`, ascending, of the marked documents that pass `test`, looking at no more
  * than `budget` marked documents; null when the budget ran out first.
  */
-function firstInOrder(s: JobsSnapshot, marks: Uint8Array, test: (doc: number) => boolean, after: number, n: number, budget: number): number[] | null {
+function firstInOrder(
+  s: JobsSnapshot,
+  marks: Uint8Array,
+  test: (doc: number) => boolean,
+  after: number,
+  n: number,
+  budget: number,
+): number[] | null {
   const out: number[] = [];
   let ord = after + 1;
   for (; ord < s.size && out.length < n && budget > 0; ord++) {

@@ -21,7 +21,20 @@ import type { QueryEngine } from '../db/engine.js';
 import { withProgress, type OpenProgress, type ProgressOptions, type Step } from './open-progress.js';
 import { sqlString as quote } from '../db/sql-literal.js';
 
-const SQL = namedQueries('serve/catalog.sql', ['files', 'numbered', 'postings', 'locations', 'codes', 'masks', 'jobs', 'redirects', 'withdrawn', 'documents', 'source_data', 'texts']);
+const SQL = namedQueries('serve/catalog.sql', [
+  'files',
+  'numbered',
+  'postings',
+  'locations',
+  'codes',
+  'masks',
+  'jobs',
+  'redirects',
+  'withdrawn',
+  'documents',
+  'source_data',
+  'texts',
+]);
 const { macros: MACROS } = namedScripts('serve/catalog.sql', ['macros']);
 /** In creation order; `numbered` is a view over the jobs files, the others are tables. */
 const TABLES = ['files', 'numbered', 'postings', 'locations', 'codes', 'masks', 'jobs', 'redirects', 'withdrawn'] as const;
@@ -64,7 +77,12 @@ let opened = 0;
  * Opens snapshots into `engine`, keeping their documents under `cacheDir/<watermark>/`, and saying how far
  * it is every `progressOptions.intervalMs`.
  */
-export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger: Logger, progressOptions: ProgressOptions = { intervalMs: 0 }): SnapshotOpener {
+export function jobsSnapshotOpener(
+  engine: QueryEngine,
+  cacheDir: string,
+  logger: Logger,
+  progressOptions: ProgressOptions = { intervalMs: 0 },
+): SnapshotOpener {
   const live = new Set<string>();
   const open = async (dir: string, watermark: string, progress: OpenProgress): Promise<JobsSnapshot> => {
     const started = performance.now();
@@ -97,13 +115,27 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
     const codes = await engine.withConnection((c) => readCodes(c, prefix));
 
     progress.set('tables', { step: 'writing or reading the job documents (documents.jsonl)' });
-    const documents = await lineFile(engine, join(folder, 'documents.jsonl'), fill(SQL.documents, { ...holes, out: '{out}' }), jobIds.length);
+    const documents = await lineFile(
+      engine,
+      join(folder, 'documents.jsonl'),
+      fill(SQL.documents, { ...holes, out: '{out}' }),
+      jobIds.length,
+    );
     progress.set('tables', { step: 'writing or reading the source data (source-data.jsonl)' });
-    const sourceData = await lineFile(engine, join(folder, 'source-data.jsonl'), fill(SQL.source_data, { ...holes, out: '{out}' }), jobIds.length);
+    const sourceData = await lineFile(
+      engine,
+      join(folder, 'source-data.jsonl'),
+      fill(SQL.source_data, { ...holes, out: '{out}' }),
+      jobIds.length,
+    );
 
     progress.done('tables');
     const { title, description, fromCache, writeError } = await indexes;
-    if (writeError) logger.warn({ watermark, error: writeError }, 'the text indexes could not be kept in the serving cache; the next open builds them again');
+    if (writeError)
+      logger.warn(
+        { watermark, error: writeError },
+        'the text indexes could not be kept in the serving cache; the next open builds them again',
+      );
 
     const memory = process.memoryUsage();
     const [[duckdbBytes]] = (await engine.rows('SELECT sum(memory_usage_bytes)::DOUBLE FROM duckdb_memory()')) as [[number]];
@@ -138,19 +170,22 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
       title,
       description,
       readDocuments: (docs) => Promise.resolve(readLines(documents, docs)),
-      readSourceData: (docs) => Promise.resolve(readLines(sourceData, docs).map((line) => (JSON.parse(line) as { s: Record<string, unknown>[] }).s)),
+      readSourceData: (docs) =>
+        Promise.resolve(readLines(sourceData, docs).map((line) => (JSON.parse(line) as { s: Record<string, unknown>[] }).s)),
       close: async () => {
         live.delete(watermark);
         await documents.handle.close();
         await sourceData.handle.close();
         await engine.withConnection(async (c) => {
-          for (const table of [...TABLES].reverse()) await c.run(`DROP ${table === 'numbered' ? 'VIEW' : 'TABLE'} IF EXISTS ${prefix}${table}`);
+          for (const table of [...TABLES].reverse())
+            await c.run(`DROP ${table === 'numbered' ? 'VIEW' : 'TABLE'} IF EXISTS ${prefix}${table}`);
         });
       },
     };
     return snapshot;
   };
-  return (dir, watermark) => withProgress(`opening catalog snapshot ${watermark}`, logger, progressOptions, (progress) => open(dir, watermark, progress));
+  return (dir, watermark) =>
+    withProgress(`opening catalog snapshot ${watermark}`, logger, progressOptions, (progress) => open(dir, watermark, progress));
 }
 
 /**
@@ -159,7 +194,13 @@ export function jobsSnapshotOpener(engine: QueryEngine, cacheDir: string, logger
  * indexes build in `workers` worker threads meanwhile, and so does `meanwhile` (the publisher writes
  * the feed then).
  */
-export async function writeServingFiles(engine: QueryEngine, dir: string, folder: string, workers: number, meanwhile: () => Promise<void>): Promise<void> {
+export async function writeServingFiles(
+  engine: QueryEngine,
+  dir: string,
+  folder: string,
+  workers: number,
+  meanwhile: () => Promise<void>,
+): Promise<void> {
   const prefix = `w${++opened}_`;
   const holes = await holesOf(dir, prefix);
   await mkdir(folder, { recursive: true });
@@ -190,7 +231,10 @@ async function holesOf(dir: string, prefix: string): Promise<Record<'p' | 'files
 
 /** The jobs files of the snapshot in `dir`, in doc order. */
 async function jobsFiles(dir: string): Promise<string[]> {
-  const files = (await readdir(dir)).filter((f) => /^jobs(-\d+-of-\d+)?\.parquet$/.test(f)).sort().map((f) => join(dir, f));
+  const files = (await readdir(dir))
+    .filter((f) => /^jobs(-\d+-of-\d+)?\.parquet$/.test(f))
+    .sort()
+    .map((f) => join(dir, f));
   if (files.length === 0) throw new Error(`the snapshot in ${dir} has no jobs files`);
   return files;
 }
@@ -210,7 +254,12 @@ async function buildIndexes(
   onStep: (step: Step) => void,
 ): Promise<{ title: InvertedIndex; description: InvertedIndex; fromCache: boolean; writeError?: string }> {
   const result = await runIndexWorker({ textsSql, cacheDir: folder, documents }, onStep);
-  return { title: InvertedIndex.fromParts(result.title), description: InvertedIndex.fromParts(result.description), fromCache: result.fromCache, writeError: result.writeError };
+  return {
+    title: InvertedIndex.fromParts(result.title),
+    description: InvertedIndex.fromParts(result.description),
+    fromCache: result.fromCache,
+    writeError: result.writeError,
+  };
 }
 
 /**
@@ -218,12 +267,20 @@ async function buildIndexes(
  * indexed by its own worker thread, the parts joined in doc order and written to `folder` (as
  * buildIndexes keeps them).
  */
-async function writeIndexFiles(holes: Record<'p' | 'files' | 'dir', string>, files: string[], folder: string, workers: number): Promise<void> {
+async function writeIndexFiles(
+  holes: Record<'p' | 'files' | 'dir', string>,
+  files: string[],
+  folder: string,
+  workers: number,
+): Promise<void> {
   const runs = Math.max(1, Math.min(workers, files.length));
   const parts = await Promise.all(
     Array.from({ length: runs }, (_, k) => {
       const run = files.slice(Math.floor((k * files.length) / runs), Math.floor(((k + 1) * files.length) / runs));
-      return runIndexWorker({ textsSql: fill(SQL.texts, { ...holes, files: `[${run.map(quote).join(', ')}]` }), cacheDir: null, documents: 0 }, () => undefined);
+      return runIndexWorker(
+        { textsSql: fill(SQL.texts, { ...holes, files: `[${run.map(quote).join(', ')}]` }), cacheDir: null, documents: 0 },
+        () => undefined,
+      );
     }),
   );
   writeIndexFile(join(folder, 'title.index'), parts.map((p) => p.title).reduce(concatParts));
@@ -233,7 +290,10 @@ async function writeIndexFiles(holes: Record<'p' | 'files' | 'dir', string>, fil
 function runIndexWorker(job: IndexJob, onStep: (step: Step) => void): Promise<IndexResult> {
   const url = new URL(`../search/index-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
   const worker = url.pathname.endsWith('.ts')
-    ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`, { eval: true, workerData: job })
+    ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`, {
+        eval: true,
+        workerData: job,
+      })
     : new Worker(url, { workerData: job });
   return new Promise((resolve, reject) => {
     worker.on('message', (message: { step?: Step; result?: IndexResult; error?: string }) => {
@@ -257,7 +317,9 @@ async function readCodes(c: DuckDBConnection, prefix: string): Promise<Codes> {
 }
 
 async function readIdentity(c: DuckDBConnection, prefix: string) {
-  const reader = await c.runAndReadAll(`SELECT doc, ord, job_id, (row_number() OVER (ORDER BY job_id) - 1)::INTEGER FROM ${prefix}jobs ORDER BY doc`);
+  const reader = await c.runAndReadAll(
+    `SELECT doc, ord, job_id, (row_number() OVER (ORDER BY job_id) - 1)::INTEGER FROM ${prefix}jobs ORDER BY doc`,
+  );
   const rows = reader.getRows();
   const docOfOrd = new Uint32Array(rows.length);
   const ordOfDoc = new Uint32Array(rows.length);

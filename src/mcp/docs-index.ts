@@ -8,7 +8,10 @@ import { lexemes, tsvector } from '../search/analyze.js';
 export interface Passage {
   /** Where it comes from, relative to the project root: 'docs/usage-and-limits.md', 'docs/adr/0005-metering.md' or 'openapi.yaml'. */
   source: string;
-  /** A path of headings an agent can read as a title, e.g. 'Usage and limits › Monthly requests', or for OpenAPI 'GET /v1/jobs › parameter q', 'schema Job › property currentness'. */
+  /**
+   * A path of headings an agent can read as a title, e.g. 'Usage and limits › Monthly requests', or for
+   * OpenAPI 'GET /v1/jobs › parameter q', 'schema Job › property currentness'.
+   */
   title: string;
   /** The passage text (plain markdown/prose), at most about 1,500 characters. */
   text: string;
@@ -120,8 +123,14 @@ interface OpenApi {
 function deref<T extends Described>(spec: unknown, node: T): T {
   let current: T = node;
   for (let hops = 0; hops < 10 && current.$ref?.startsWith('#/'); hops++) {
-    const keys = current.$ref.slice(2).split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
-    const target = keys.reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), spec);
+    const keys = current.$ref
+      .slice(2)
+      .split('/')
+      .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const target = keys.reduce<unknown>(
+      (at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined),
+      spec,
+    );
     if (!target || typeof target !== 'object') break;
     current = target as T;
   }
@@ -169,7 +178,11 @@ function schemaPassages(spec: OpenApi, shared: Shared): Passage[] {
 function openApiPassages(source: string): Passage[] {
   const spec = (parse(source) ?? {}) as OpenApi;
   const shared: Shared = new Map();
-  const out = [...passages(SPEC_FILE, 'API overview', spec.info?.description), ...operationPassages(spec, shared), ...schemaPassages(spec, shared)];
+  const out = [
+    ...passages(SPEC_FILE, 'API overview', spec.info?.description),
+    ...operationPassages(spec, shared),
+    ...schemaPassages(spec, shared),
+  ];
   for (const { label, text, owners } of shared.values()) {
     out.push(...passages(SPEC_FILE, owners.length === 1 ? `${owners[0]} › ${label}` : label, text));
   }

@@ -3,7 +3,18 @@
 
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FILES_PER_SESSION, fileNotFound, newFileId, processFolder, removeDeadProcessFolders, writeJsonLines, type ConfirmationLevel, type FileWriter, type McpSession, type SavedFile } from './session.js';
+import {
+  FILES_PER_SESSION,
+  fileNotFound,
+  newFileId,
+  processFolder,
+  removeDeadProcessFolders,
+  writeJsonLines,
+  type ConfirmationLevel,
+  type FileWriter,
+  type McpSession,
+  type SavedFile,
+} from './session.js';
 
 interface FileEntry extends SavedFile {
   path: string;
@@ -41,7 +52,14 @@ export class LocalSession implements McpSession {
       keep: async () => {
         const offsets = await file.finish();
         await rename(file.path, path);
-        const entry: FileEntry = { file_id: fileId, jobs: offsets.length - 1, snapshot_watermark: watermark, created_at: this.clock().toISOString(), path, offsets };
+        const entry: FileEntry = {
+          file_id: fileId,
+          jobs: offsets.length - 1,
+          snapshot_watermark: watermark,
+          created_at: this.clock().toISOString(),
+          path,
+          offsets,
+        };
         this.files.set(fileId, entry);
         await this.evict();
         return publicPart(entry);
@@ -64,7 +82,13 @@ export class LocalSession implements McpSession {
     } finally {
       await handle?.close();
     }
-    return { file: publicPart(entry), lines: bytes.toString('utf8').split('\n').slice(0, last - offset) };
+    return {
+      file: publicPart(entry),
+      lines: bytes
+        .toString('utf8')
+        .split('\n')
+        .slice(0, last - offset),
+    };
   }
 
   /** Deletes the session's files. */
@@ -82,4 +106,9 @@ export class LocalSession implements McpSession {
   }
 }
 
-const publicPart = ({ file_id, jobs, snapshot_watermark, created_at }: FileEntry): SavedFile => ({ file_id, jobs, snapshot_watermark, created_at });
+const publicPart = ({ file_id, jobs, snapshot_watermark, created_at }: FileEntry): SavedFile => ({
+  file_id,
+  jobs,
+  snapshot_watermark,
+  created_at,
+});

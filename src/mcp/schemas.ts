@@ -52,7 +52,11 @@ export function filterProperties(names: readonly string[]): Record<string, JsonS
       const schema = properties[name];
       if (!schema) throw new Error(`openapi.yaml's JobFilters has no property ${name}, a filter of the filter table`);
       const described = parameters[name]?.description;
-      if (described && (schema.description === undefined || (typeof schema.description === 'string' && SAME_AS_QUERY.test(schema.description)))) schema.description = described.trim();
+      if (
+        described &&
+        (schema.description === undefined || (typeof schema.description === 'string' && SAME_AS_QUERY.test(schema.description)))
+      )
+        schema.description = described.trim();
       return [name, schema];
     }),
   );

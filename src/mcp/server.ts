@@ -3,7 +3,15 @@
 
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { AppContext } from '../context.js';
@@ -66,14 +74,18 @@ function tools(): Map<string, Entry> {
   ajv.addFormat('date-or-date-time', { type: 'string', validate: isDateOrDateTime });
   const all = [...JOB_TOOLS, ...ACCOUNT_TOOLS, readFileTool, searchDocsTool];
   // Amounts in cents are checked exactly by the tool (ajv's multipleOf: 0.01 rejects 0.07 by rounding).
-  const exact = (schema: unknown) => JSON.parse(JSON.stringify(schema), (k, v: unknown) => (k === 'multipleOf' && v === 0.01 ? undefined : v)) as object;
+  const exact = (schema: unknown) =>
+    JSON.parse(JSON.stringify(schema), (k, v: unknown) => (k === 'multipleOf' && v === 0.01 ? undefined : v)) as object;
   registry = new Map(all.map((tool) => [tool.name, { tool, validate: ajv.compile(exact(tool.inputSchema)) }]));
   return registry;
 }
 
 export function createMcpServer(options: McpServerOptions): Server {
   const entries = tools();
-  const server = new Server({ name: 'job-postings', title: 'Job postings data service', version: '0.1.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: 'job-postings', title: 'Job postings data service', version: '0.1.0' },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...entries.values()].map(({ tool }) => ({
@@ -95,13 +107,22 @@ export function createMcpServer(options: McpServerOptions): Server {
 }
 
 /** One tool call: the caller, the arguments checked against the tool's schema, then the tool. */
-async function callTool(options: McpServerOptions, entries: Map<string, Entry>, params: { name: string; arguments?: Record<string, unknown> }, extra: CallExtra): Promise<CallToolResult> {
+async function callTool(
+  options: McpServerOptions,
+  entries: Map<string, Entry>,
+  params: { name: string; arguments?: Record<string, unknown> },
+  extra: CallExtra,
+): Promise<CallToolResult> {
   const { ctx } = options;
   const entry = entries.get(params.name);
   if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}. Call tools/list for the tools.`);
   const requestId = newRequestId();
   const started = performance.now();
-  const log = (fields: Record<string, unknown>) => ctx.logger.info({ request_id: requestId, tool: entry.tool.name, ms: Math.round(performance.now() - started), ...fields }, 'mcp tool call');
+  const log = (fields: Record<string, unknown>) =>
+    ctx.logger.info(
+      { request_id: requestId, tool: entry.tool.name, ms: Math.round(performance.now() - started), ...fields },
+      'mcp tool call',
+    );
   try {
     const caller = await options.callerOf(extra);
     const throttle = THROTTLED[entry.tool.name];
@@ -113,7 +134,8 @@ async function callTool(options: McpServerOptions, entries: Map<string, Entry>, 
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (error) {
     const apiError = asApiError(error);
-    if (apiError.code === 'internal_error') ctx.logger.error({ err: error, request_id: requestId, tool: entry.tool.name }, 'mcp tool call failed');
+    if (apiError.code === 'internal_error')
+      ctx.logger.error({ err: error, request_id: requestId, tool: entry.tool.name }, 'mcp tool call failed');
     log({ status: apiError.status, code: apiError.code });
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(toolError(apiError, requestId)) }] };
   }
@@ -130,7 +152,9 @@ function validationMessage(errors: ErrorObject[]): string {
   const [first] = errors;
   if (!first) return 'The arguments are invalid.';
   const where = first.instancePath === '' ? 'arguments' : first.instancePath.slice(1).replaceAll('/', '.');
-  if (first.keyword === 'additionalProperties') return `Unknown argument "${(first.params as { additionalProperty: string }).additionalProperty}"; list_fields names the filters.`;
-  if (first.keyword === 'enum') return `${where} must be one of: ${(first.params as { allowedValues: unknown[] }).allowedValues.join(', ')}.`;
+  if (first.keyword === 'additionalProperties')
+    return `Unknown argument "${(first.params as { additionalProperty: string }).additionalProperty}"; list_fields names the filters.`;
+  if (first.keyword === 'enum')
+    return `${where} must be one of: ${(first.params as { allowedValues: unknown[] }).allowedValues.join(', ')}.`;
   return `${where} ${first.message ?? 'is invalid'}.`;
 }

@@ -24,7 +24,9 @@ export class SessionRegistry {
   constructor(private readonly ctx: AppContext) {
     const root = join(ctx.stores.cacheDir, 'mcp');
     this.storage = { store: ctx.store, objects: ctx.stores.data, scratch: processFolder(root), clock: ctx.clock };
-    void removeDeadProcessFolders(root).catch((error: unknown) => ctx.logger.warn({ err: error }, 'mcp: could not remove the files a stopped server was writing'));
+    void removeDeadProcessFolders(root).catch((error: unknown) =>
+      ctx.logger.warn({ err: error }, 'mcp: could not remove the files a stopped server was writing'),
+    );
   }
 
   /** A new session of the key, ending its least recently used beyond the limit. */
@@ -41,7 +43,11 @@ export class SessionRegistry {
 
   /** The session `id` if the key opened it and it is not idle past its time, marked used; else undefined. */
   async find(id: string, keyId: string): Promise<StoredSession | undefined> {
-    const [row] = await this.ctx.store.query<{ confirmation_level: ConfirmationLevel }>(SQL.touch, [id, keyId, this.ctx.config.mcpSessionIdleMs]);
+    const [row] = await this.ctx.store.query<{ confirmation_level: ConfirmationLevel }>(SQL.touch, [
+      id,
+      keyId,
+      this.ctx.config.mcpSessionIdleMs,
+    ]);
     return row && new StoredSession(id, row.confirmation_level, this.storage);
   }
 
@@ -62,7 +68,9 @@ export class SessionRegistry {
       return fileId ? [{ key, fileId }] : [];
     });
     if (objects.length === 0) return;
-    const known = new Set((await this.ctx.store.query<{ file_id: string }>(SQL.known_files, [objects.map((o) => o.fileId)])).map((row) => row.file_id));
+    const known = new Set(
+      (await this.ctx.store.query<{ file_id: string }>(SQL.known_files, [objects.map((o) => o.fileId)])).map((row) => row.file_id),
+    );
     await this.storage.objects.delete(objects.filter((o) => !known.has(o.fileId)).map((o) => o.key));
   }
 

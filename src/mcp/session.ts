@@ -41,7 +41,10 @@ export interface McpSession {
 export const newFileId = (): string => `file_${randomUUID()}`;
 
 export function fileNotFound(fileId: string): ApiError {
-  return new ApiError('file_not_found', `No file ${fileId} in this session: files belong to the session that saved them, which keeps its ${FILES_PER_SESSION} newest.`);
+  return new ApiError(
+    'file_not_found',
+    `No file ${fileId} in this session: files belong to the session that saved them, which keeps its ${FILES_PER_SESSION} newest.`,
+  );
 }
 
 /** A JSON Lines file being written on local disk, with the byte offset of each line. */

@@ -64,7 +64,11 @@ export async function spend(call: ToolCall, spending: Spending, work: () => Prom
 }
 
 /** The cost of the call when the session's level asks to confirm it; null to go ahead. */
-async function costToConfirm(call: ToolCall, spending: Spending, info: { method: string; route: string; routeClass: RouteClass; windowed: boolean }): Promise<Cost | null> {
+async function costToConfirm(
+  call: ToolCall,
+  spending: Spending,
+  info: { method: string; route: string; routeClass: RouteClass; windowed: boolean },
+): Promise<Cost | null> {
   // An account that nothing can bill (overage off, no prepaid balance) has nothing to confirm at
   // paid_only: the common case costs no look at the store.
   if (call.session.level === 'paid_only' && !canBill(call.caller.account)) return null;
@@ -109,7 +113,14 @@ export function costOf(standing: Standing, account: AccountRow, routeClass: Rout
         ? `${paidUnits} request units are past the key's free requests of the day and paid (prepaid balance first, then overage).`
         : `${paidUnits} request units are past the key's free requests of the day, with no prepaid balance and overage off: the call would be refused.`;
   const paid = paidUnits > 0 && payable;
-  return { billing_model: 'requests', requests: 1, records_at_most: records, paid, usd_at_most: paid ? dollars(paidUnits * unitMicros(routeClass)) : 0, note };
+  return {
+    billing_model: 'requests',
+    requests: 1,
+    records_at_most: records,
+    paid,
+    usd_at_most: paid ? dollars(paidUnits * unitMicros(routeClass)) : 0,
+    note,
+  };
 }
 
 const dollars = (micros: number) => Math.round(micros) / 1e6;

@@ -9,7 +9,16 @@ import { namedQueries } from '../db/sql-files.js';
 import type { StateStore } from '../db/state-store.js';
 import { ApiError } from '../errors.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import { FILES_PER_SESSION, fileNotFound, newFileId, writeJsonLines, type ConfirmationLevel, type FileWriter, type McpSession, type SavedFile } from './session.js';
+import {
+  FILES_PER_SESSION,
+  fileNotFound,
+  newFileId,
+  writeJsonLines,
+  type ConfirmationLevel,
+  type FileWriter,
+  type McpSession,
+  type SavedFile,
+} from './session.js';
 
 const SQL = namedQueries('state/mcp.sql', ['set_level', 'add_file', 'drop_file', 'evict_files', 'file_range']);
 
@@ -70,9 +79,15 @@ export class StoredSession implements McpSession {
    */
   private async publish(fileId: string, path: string, watermark: string, offsets: number[]): Promise<SavedFile> {
     const { store, objects } = this.storage;
-    const saved: SavedFile = { file_id: fileId, jobs: offsets.length - 1, snapshot_watermark: watermark, created_at: this.storage.clock().toISOString() };
+    const saved: SavedFile = {
+      file_id: fileId,
+      jobs: offsets.length - 1,
+      snapshot_watermark: watermark,
+      created_at: this.storage.clock().toISOString(),
+    };
     const added = await store.query(SQL.add_file, [this.id, fileId, saved.jobs, watermark, saved.created_at, offsets]);
-    if (added.length === 0) throw new ApiError('file_not_found', 'This MCP session ended while the file was being saved; initialize a new session.');
+    if (added.length === 0)
+      throw new ApiError('file_not_found', 'This MCP session ended while the file was being saved; initialize a new session.');
     try {
       await objects.putFile(fileKey(this.id, fileId), path);
     } catch (error) {
@@ -87,7 +102,12 @@ export class StoredSession implements McpSession {
   async read(fileId: string, offset: number, limit: number): Promise<{ file: SavedFile; lines: string[] }> {
     const [row] = await this.storage.store.query<RangeRow>(SQL.file_range, [this.id, fileId, offset, offset + limit]);
     if (!row) throw fileNotFound(fileId);
-    const file: SavedFile = { file_id: fileId, jobs: row.jobs, snapshot_watermark: row.snapshot_watermark, created_at: new Date(row.created_at).toISOString() };
+    const file: SavedFile = {
+      file_id: fileId,
+      jobs: row.jobs,
+      snapshot_watermark: row.snapshot_watermark,
+      created_at: new Date(row.created_at).toISOString(),
+    };
     const count = Math.min(row.jobs, offset + limit) - offset;
     if (count <= 0 || row.start_byte === null || row.end_byte === null) return { file, lines: [] };
     const stream = await this.storage.objects.read(fileKey(this.id, fileId), { start: row.start_byte, end: row.end_byte - 1 });

@@ -24,7 +24,8 @@ export const ADMIN_COMMANDS = {
     const key = parseKey(input.key);
     if (!key) throw new AdminError(`the key is malformed: expected ${KEY_SHAPE}`);
     if (!(await findAccount(store, input.account_id))) throw new AdminError(`no account has the id ${input.account_id}`);
-    if (await keyIdTaken(store, key.keyId)) throw new AdminError(`a key with the id ${key.keyId} already exists; a key id names one key only`);
+    if (await keyIdTaken(store, key.keyId))
+      throw new AdminError(`a key with the id ${key.keyId} already exists; a key id names one key only`);
     return importKey(store, input.account_id, key, { name: input.name ?? '' });
   },
   'keys.list': (store: StateStore, input: { account_id?: string }) => listKeys(store, input.account_id),
@@ -43,7 +44,11 @@ export function isAdminCommand(name: string): name is AdminCommandName {
   return Object.hasOwn(ADMIN_COMMANDS, name);
 }
 
-export async function runAdminCommand<N extends AdminCommandName>(store: StateStore, name: N, input: AdminInput<N>): Promise<AdminOutput<N>> {
+export async function runAdminCommand<N extends AdminCommandName>(
+  store: StateStore,
+  name: N,
+  input: AdminInput<N>,
+): Promise<AdminOutput<N>> {
   const command = ADMIN_COMMANDS[name] as (store: StateStore, input: AdminInput<N>) => Promise<AdminOutput<N>>;
   return command(store, input);
 }

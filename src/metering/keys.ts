@@ -13,7 +13,8 @@ export const KEY_PREFIX = 'jps_live_';
 export const LEGACY_KEY_PREFIX = 'jp_live_';
 const KEY_PATTERN = /^(jps_live_|jp_live_)([a-z2-7]{16})\.([A-Za-z0-9_-]{43})$/;
 /** The shape of a key, for messages: never the key itself, which would leave its secret in logs and terminals. */
-export const KEY_SHAPE = 'jp_live_<key_id>.<secret> (or jps_live_...): a key id of 16 characters a-z and 2-7, a dot, a secret of 43 characters A-Z, a-z, 0-9, _ and -';
+export const KEY_SHAPE =
+  'jp_live_<key_id>.<secret> (or jps_live_...): a key id of 16 characters a-z and 2-7, a dot, a secret of 43 characters A-Z, a-z, 0-9, _ and -';
 
 export interface ParsedKey {
   prefix: typeof KEY_PREFIX | typeof LEGACY_KEY_PREFIX;
@@ -93,8 +94,20 @@ export async function issueKey(db: Queryable, accountId: string, options: KeyOpt
  * Stores a key issued elsewhere (by the older system, before October 2026) as it is: its prefix, its key id
  * and a hash of its secret. The caller checks that the key id is free.
  */
-export async function importKey(db: Queryable, accountId: string, key: ParsedKey, options: Pick<KeyOptions, 'name'> = {}): Promise<ApiKeyInfo> {
-  const [row] = await db.query<KeyRow>(SQL.insert_key, [key.keyId, accountId, key.prefix, hashSecret(key.secret), options.name ?? '', null]);
+export async function importKey(
+  db: Queryable,
+  accountId: string,
+  key: ParsedKey,
+  options: Pick<KeyOptions, 'name'> = {},
+): Promise<ApiKeyInfo> {
+  const [row] = await db.query<KeyRow>(SQL.insert_key, [
+    key.keyId,
+    accountId,
+    key.prefix,
+    hashSecret(key.secret),
+    options.name ?? '',
+    null,
+  ]);
   return toInfo(row!);
 }
 

@@ -126,7 +126,8 @@ export class SegmentFiles {
     if (!this.cached) return files;
     const present = await Promise.all(files.map((file) => exists(file)));
     const missing = segments.filter((_, i) => !present[i]);
-    for (let at = 0; at < missing.length; at += PARALLEL_FETCHES) await Promise.all(missing.slice(at, at + PARALLEL_FETCHES).map((s) => this.fetch(s)));
+    for (let at = 0; at < missing.length; at += PARALLEL_FETCHES)
+      await Promise.all(missing.slice(at, at + PARALLEL_FETCHES).map((s) => this.fetch(s)));
     return files;
   }
 
@@ -160,7 +161,10 @@ export class SegmentFiles {
   async removeDeadTemporaries(ageMs: number, now = Date.now()): Promise<string[]> {
     if (this.cached) return [];
     const { top, files } = await listFolder(this.folder);
-    const candidates = [...top.filter((name) => /^\.segment-.*\.jsonl$/.test(name)).map((name) => join(this.folder, name)), ...files.filter(isTemporary)];
+    const candidates = [
+      ...top.filter((name) => /^\.segment-.*\.jsonl$/.test(name)).map((name) => join(this.folder, name)),
+      ...files.filter(isTemporary),
+    ];
     return removeOlder(candidates, ageMs, now);
   }
 
@@ -200,7 +204,10 @@ async function listFolder(dir: string): Promise<{ top: string[]; files: string[]
 async function removeOlder(paths: string[], ageMs: number, now: number): Promise<string[]> {
   const removed: string[] = [];
   for (const path of paths) {
-    const changed = await stat(path).then((s) => s.mtimeMs, () => null);
+    const changed = await stat(path).then(
+      (s) => s.mtimeMs,
+      () => null,
+    );
     if (changed === null || now - changed < ageMs) continue;
     await rm(path, { force: true });
     removed.push(path);

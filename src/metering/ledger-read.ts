@@ -32,10 +32,26 @@ export const readSegments = (files: string) => `read_parquet(${files}, hive_part
  */
 export const COUNTED = "coalesce(counted, status IS DISTINCT FROM 429 AND NOT (route_class = 'account' AND method = 'PUT'))";
 
-const EVENT_COLUMNS = ['seq', 'request_id', 'occurred_at', 'method', 'route', 'route_class', 'status', 'api_key_id', 'records_charged', 'settlement_status'] as const;
+const EVENT_COLUMNS = [
+  'seq',
+  'request_id',
+  'occurred_at',
+  'method',
+  'route',
+  'route_class',
+  'status',
+  'api_key_id',
+  'records_charged',
+  'settlement_status',
+] as const;
 
 /** Up to `limit` rows of the filter in `files`, newest first (`before` finite), as objects keyed by EVENT_COLUMNS. */
-export async function readEvents(engine: QueryEngine, files: string[], f: Omit<EventFilter, 'exclude'>, limit: number): Promise<Record<string, unknown>[]> {
+export async function readEvents(
+  engine: QueryEngine,
+  files: string[],
+  f: Omit<EventFilter, 'exclude'>,
+  limit: number,
+): Promise<Record<string, unknown>[]> {
   const rows = await engine.rows(
     `SELECT seq, request_id, epoch_ms(occurred_at) AS occurred_at, method, route, route_class, status, api_key_id, records_charged, settlement_status
      FROM ${readSegments('$files')}

@@ -154,7 +154,11 @@ export class LedgerSegments {
     // A claim never takes no rows: none means the segment was finished since it was listed (by a server
     // whose lease this one took over), and an empty file must not replace its file.
     if (rows.length === 0) return 0;
-    await this.files.write(segment, (temporary) => copyRows(this.engine, rows, temporary), () => crash?.('partial'));
+    await this.files.write(
+      segment,
+      (temporary) => copyRows(this.engine, rows, temporary),
+      () => crash?.('partial'),
+    );
     crash?.('written');
     const [done] = await this.store.query<{ rows: string }>(SQL.finish_segment, [segment.segment_id]);
     if (!done) return 0;
@@ -170,16 +174,27 @@ export class LedgerSegments {
   async merge(crash?: Crash): Promise<number> {
     if (!(await this.hold())) return 0;
     let merged = 0;
-    for (const s of await this.store.query<SegmentRef & { rows: string }>(SQL.merging)) merged += await this.writeMerged(s, Number(s.rows), crash);
+    for (const s of await this.store.query<SegmentRef & { rows: string }>(SQL.merging))
+      merged += await this.writeMerged(s, Number(s.rows), crash);
     const today = toDay(this.options.clock());
     while (await this.hold()) {
       const claimed = await this.store.transaction(async (tx) => {
         await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
-        const [target] = await tx.query<{ day: string; scope: 'month' | 'day' | 'open' }>(SQL.merge_target, [today, OPEN_DAY_BATCH, MONTH_MERGE_DELAY_DAYS, this.options.mergeMonths]);
+        const [target] = await tx.query<{ day: string; scope: 'month' | 'day' | 'open' }>(SQL.merge_target, [
+          today,
+          OPEN_DAY_BATCH,
+          MONTH_MERGE_DELAY_DAYS,
+          this.options.mergeMonths,
+        ]);
         if (!target) return undefined;
         const [row] = await tx.query<{ segment_id: string; rows: string }>(SQL.begin_merge, [target.day, target.scope]);
         await tx.query(SQL.set_rows, [row!.segment_id, row!.rows]);
-        return { segment_id: row!.segment_id, day: target.day, level: target.scope === 'month' ? LEVEL.month : LEVEL.day, rows: Number(row!.rows) };
+        return {
+          segment_id: row!.segment_id,
+          day: target.day,
+          level: target.scope === 'month' ? LEVEL.month : LEVEL.day,
+          rows: Number(row!.rows),
+        };
       });
       if (!claimed) break;
       crash?.('merge-claimed');
@@ -194,16 +209,24 @@ export class LedgerSegments {
     const write = async (temporary: string) => {
       // A day's rows are sorted by account and seq, as compaction writes them; a month's days follow one
       // another, each sorted, rather than sorting a month of every account's rows in memory.
-      const written = await this.files.read(inputs, (files) => copyFiles(this.engine, files, temporary, Number(segment.level) !== LEVEL.month));
+      const written = await this.files.read(inputs, (files) =>
+        copyFiles(this.engine, files, temporary, Number(segment.level) !== LEVEL.month),
+      );
       // The inputs' row counts were summed at the claim: a file that does not hold them all is not used.
-      if (written.rows !== rows) throw new Error(`ledger merge ${segment.segment_id} of ${segment.day} wrote ${written.rows} rows where its ${inputs.length} segments hold ${rows}`);
+      if (written.rows !== rows)
+        throw new Error(
+          `ledger merge ${segment.segment_id} of ${segment.day} wrote ${written.rows} rows where its ${inputs.length} segments hold ${rows}`,
+        );
       range = written;
     };
     await this.files.write(segment, write, () => crash?.('merge-partial'));
     crash?.('merge-written');
     const retired = await this.store.query(SQL.finish_merge, [segment.segment_id, range.min, range.max]);
     if (retired.length === 0) return 0;
-    this.logger.debug({ segment: segment.segment_id, day: segment.day, level: segment.level, rows, replaced: retired.length }, 'ledger segments merged');
+    this.logger.debug(
+      { segment: segment.segment_id, day: segment.day, level: segment.level, rows, replaced: retired.length },
+      'ledger segments merged',
+    );
     return 1;
   }
 
@@ -251,12 +274,19 @@ async function copyRows(engine: QueryEngine, rows: Record<string, unknown>[], pa
 }
 
 /** Writes the rows of the segment files `files` to `path`, in their order or sorted by account and seq; returns what it wrote. */
-async function copyFiles(engine: QueryEngine, files: string[], path: string, sorted: boolean): Promise<{ rows: number; min: number; max: number }> {
+async function copyFiles(
+  engine: QueryEngine,
+  files: string[],
+  path: string,
+  sorted: boolean,
+): Promise<{ rows: number; min: number; max: number }> {
   return engine.withConnection(async (c) => {
     const order = sorted ? 'ORDER BY account_id, seq' : '';
     const columns = COLUMNS.map(([name]) => (name === 'counted' ? `${COUNTED} AS counted` : name)).join(', ');
     await c.run(`COPY (SELECT ${columns} FROM ${readSegments('$files')} ${order}) TO $path ${PARQUET}`, { files: listValue(files), path });
-    const [[rows, min, max]] = (await c.runAndReadAll(`SELECT count(*), min(seq), max(seq) FROM ${readSegments('$path')}`, { path })).getRows() as [[bigint, bigint, bigint]];
+    const [[rows, min, max]] = (
+      await c.runAndReadAll(`SELECT count(*), min(seq), max(seq) FROM ${readSegments('$path')}`, { path })
+    ).getRows() as [[bigint, bigint, bigint]];
     return { rows: Number(rows), min: Number(min), max: Number(max) };
   });
 }

@@ -112,7 +112,18 @@ export class Ledger {
   async events(f: EventFilter, limit: number): Promise<LedgerEvent[]> {
     const before = Number.isFinite(f.before) ? f.before : Number.MAX_SAFE_INTEGER;
     const { stored, segments } = await this.consistent(async (tx) => ({
-      stored: await tx.query<Record<string, unknown>>(SQL.page, [f.accountId, f.highWater, before, f.capturedAt, f.start, f.end, f.routeClass, f.apiKeyId, limit, f.exclude]),
+      stored: await tx.query<Record<string, unknown>>(SQL.page, [
+        f.accountId,
+        f.highWater,
+        before,
+        f.capturedAt,
+        f.start,
+        f.end,
+        f.routeClass,
+        f.apiKeyId,
+        limit,
+        f.exclude,
+      ]),
       segments: await tx.query<SegmentRef & { max_seq: string | null }>(SQL.event_segments, [
         f.start ? toDay(f.start) : FIRST_DAY,
         toDay(f.end ?? f.capturedAt),
@@ -137,7 +148,14 @@ export class Ledger {
     const from = new Date(`${first}T00:00:00Z`);
     const to = new Date(new Date(`${last}T00:00:00Z`).getTime() + 86_400_000);
     const { stored, segments } = await this.consistent(async (tx) => ({
-      stored: await tx.query<{ date: string; grp: string | null; requests: string; records: string; errors: string; overage_micros: string }>(SQL.daily, [accountId, from, to, groupBy]),
+      stored: await tx.query<{
+        date: string;
+        grp: string | null;
+        requests: string;
+        records: string;
+        errors: string;
+        overage_micros: string;
+      }>(SQL.daily, [accountId, from, to, groupBy]),
       segments: await tx.query<SegmentRef>(SQL.durable_segments, [first, last]),
     }));
     const days: SegmentDay[] = stored.map((r) => ({
@@ -148,7 +166,8 @@ export class Ledger {
       errors: Number(r.errors),
       micros: Number(r.overage_micros),
     }));
-    if (segments.length > 0) days.push(...(await this.readSegments(segments, (files) => readDaily(this.engine, files, accountId, from, to, groupBy))));
+    if (segments.length > 0)
+      days.push(...(await this.readSegments(segments, (files) => readDaily(this.engine, files, accountId, from, to, groupBy))));
     return sumDays(days, groupBy !== null);
   }
 
@@ -164,7 +183,8 @@ export class Ledger {
       throw new ApiError('service_unavailable', 'The usage ledger cannot be read right now; retry shortly.');
     }
     // A node that does not run the ledger's work (--ledger-compact-ms 0) prunes its cache here.
-    if (Date.now() - this.prunedAt >= CACHE_PRUNE_MS) await this.pruneCache().catch((error: unknown) => this.logger.warn({ err: error }, 'the ledger cache could not be pruned'));
+    if (Date.now() - this.prunedAt >= CACHE_PRUNE_MS)
+      await this.pruneCache().catch((error: unknown) => this.logger.warn({ err: error }, 'the ledger cache could not be pruned'));
     return result;
   }
 
@@ -235,7 +255,9 @@ export class Ledger {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
-    await this.segments.release().catch((error: unknown) => this.logger.warn({ err: error }, 'the ledger lease could not be given up; it lapses'));
+    await this.segments
+      .release()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'the ledger lease could not be given up; it lapses'));
   }
 }
 

@@ -19,10 +19,59 @@ const ROLLBACK = new Error('peek: rolled back');
 const call = (fn: string, names: string[], casts: Record<string, string> = {}) =>
   `${fn}(${names.map((name, i) => `${name} => $${i + 1}${casts[name] ?? ''}`).join(', ')})`;
 
-const ADMIT_ARGS = ['p_request', 'p_account', 'p_key', 'p_at', 'p_method', 'p_route', 'p_class', 'p_windowed', 'p_window_limit', 'p_window_seconds', 'p_plan_requests', 'p_daily_free', 'p_model', 'p_since', 'p_prepaid_ok', 'p_overage_on', 'p_overage_limit_cents', 'p_unit_micros', 'p_node', 'p_counted'];
+const ADMIT_ARGS = [
+  'p_request',
+  'p_account',
+  'p_key',
+  'p_at',
+  'p_method',
+  'p_route',
+  'p_class',
+  'p_windowed',
+  'p_window_limit',
+  'p_window_seconds',
+  'p_plan_requests',
+  'p_daily_free',
+  'p_model',
+  'p_since',
+  'p_prepaid_ok',
+  'p_overage_on',
+  'p_overage_limit_cents',
+  'p_unit_micros',
+  'p_node',
+  'p_counted',
+];
 const ADMIT = `SELECT * FROM ${call('meter_admit', ADMIT_ARGS)}`;
-const SETTLE_RECORDS_ARGS = ['p_request', 'p_account', 'p_month', 'p_status', 'p_class', 'p_records', 'p_allowance', 'p_release', 'p_force', 'p_void', 'p_overage_enabled', 'p_price', 'p_limit_cents'];
-const SETTLE_REQUESTS_ARGS = ['p_request', 'p_account', 'p_at', 'p_month', 'p_status', 'p_class', 'p_records', 'p_daily_free', 'p_release', 'p_force', 'p_void', 'p_units', 'p_unit_micros'];
+const SETTLE_RECORDS_ARGS = [
+  'p_request',
+  'p_account',
+  'p_month',
+  'p_status',
+  'p_class',
+  'p_records',
+  'p_allowance',
+  'p_release',
+  'p_force',
+  'p_void',
+  'p_overage_enabled',
+  'p_price',
+  'p_limit_cents',
+];
+const SETTLE_REQUESTS_ARGS = [
+  'p_request',
+  'p_account',
+  'p_at',
+  'p_month',
+  'p_status',
+  'p_class',
+  'p_records',
+  'p_daily_free',
+  'p_release',
+  'p_force',
+  'p_void',
+  'p_units',
+  'p_unit_micros',
+];
 /** Settlement by billing model (spec 8.3, 8.4): one store function each. */
 const SETTLE = {
   records: `SELECT * FROM ${call('meter_settle_records', SETTLE_RECORDS_ARGS, { p_month: '::date' })}`,
@@ -37,7 +86,10 @@ export interface RequestInfo {
   method: string;
   route: string;
   routeClass: RouteClass;
-  /** False for the one route outside the request window (PUT /v1/account/overage, spec 4.10 rule 7); it still counts one monthly request. */
+  /**
+   * False for the one route outside the request window (PUT /v1/account/overage, spec 4.10 rule 7); it
+   * still counts one monthly request.
+   */
   windowed: boolean;
   /** False only for a look at where the account stands (MCP get_usage): nothing is taken. Default true. */
   counted?: boolean;
@@ -146,7 +198,12 @@ export class Meter {
     return seen!;
   }
 
-  private async runAdmit(db: Queryable, caller: Caller, info: RequestInfo, at: Date): Promise<{ standing: Standing; refusal: Refusal | null }> {
+  private async runAdmit(
+    db: Queryable,
+    caller: Caller,
+    info: RequestInfo,
+    at: Date,
+  ): Promise<{ standing: Standing; refusal: Refusal | null }> {
     const { account } = caller;
     const plan = PLANS[account.plan];
     const [row] = await db.query<AdmitRow>(ADMIT, [
@@ -216,7 +273,11 @@ export class Meter {
     ticket.refunded = true;
     this.track(
       this.store.query<{ refunded: boolean }>(REFUND, [ticket.info.requestId, status]).then(([row]) => {
-        if (!row?.refunded) this.logger.warn({ request_id: ticket.info.requestId }, 'an undelivered answer could not be given back: its ledger row has been compacted');
+        if (!row?.refunded)
+          this.logger.warn(
+            { request_id: ticket.info.requestId },
+            'an undelivered answer could not be given back: its ledger row has been compacted',
+          );
       }),
       ticket,
     );
@@ -241,7 +302,9 @@ export class Meter {
 
   private track(work: Promise<unknown>, ticket: Ticket): void {
     const done = work
-      .catch((error: unknown) => this.logger.error({ err: error, request_id: ticket.info.requestId }, 'settling a request failed; its ledger row stays pending'))
+      .catch((error: unknown) =>
+        this.logger.error({ err: error, request_id: ticket.info.requestId }, 'settling a request failed; its ledger row stays pending'),
+      )
       .finally(() => this.inFlight.delete(done));
     this.inFlight.add(done);
   }
@@ -259,14 +322,23 @@ export class Meter {
     const month = typeof exp.reserved_month === 'string' ? exp.reserved_month.slice(0, 10) : monthKey(exp.reserved_month);
     if (exp.request_id === null) {
       // An export created before requests were metered: only its reservation to free.
-      await tx.query('UPDATE usage_months SET records_reserved = greatest(0, records_reserved - $3) WHERE account_id = $1 AND month = $2::date', [account.account_id, month, options.release ?? 0]);
+      await tx.query(
+        'UPDATE usage_months SET records_reserved = greatest(0, records_reserved - $3) WHERE account_id = $1 AND month = $2::date',
+        [account.account_id, month, options.release ?? 0],
+      );
       return;
     }
     await this.run(exp.request_id, new Date(exp.created_at), account, { routeClass: 'exports', month, ...options }, tx);
   }
 
   /** Settles request `requestId` at `routeClass`: the class it was admitted at (a request is priced once). */
-  private async run(requestId: string, at: Date, account: AccountRow, options: SettleOptions & { routeClass: RouteClass }, db: Queryable = this.store): Promise<SettleRow> {
+  private async run(
+    requestId: string,
+    at: Date,
+    account: AccountRow,
+    options: SettleOptions & { routeClass: RouteClass },
+    db: Queryable = this.store,
+  ): Promise<SettleRow> {
     const month = options.month ?? monthKey(at);
     const release = options.release ?? 0;
     const force = options.force ?? false;
@@ -275,12 +347,34 @@ export class Meter {
     const [row] =
       account.billing_model === 'records'
         ? await db.query<SettleRow>(SETTLE.records, [
-            requestId, account.account_id, month, status, cls, records, PLANS[account.plan].monthlyRecords, release, force, voided,
-            account.overage_enabled, account.overage_price_micros, account.overage_limit_cents,
+            requestId,
+            account.account_id,
+            month,
+            status,
+            cls,
+            records,
+            PLANS[account.plan].monthlyRecords,
+            release,
+            force,
+            voided,
+            account.overage_enabled,
+            account.overage_price_micros,
+            account.overage_limit_cents,
           ])
         : await db.query<SettleRow>(SETTLE.requests, [
-            requestId, account.account_id, at, month, status, cls, records, DAILY_FREE_UNITS, release, force, voided,
-            requestUnits(cls, records), unitMicros(cls),
+            requestId,
+            account.account_id,
+            at,
+            month,
+            status,
+            cls,
+            records,
+            DAILY_FREE_UNITS,
+            release,
+            force,
+            voided,
+            requestUnits(cls, records),
+            unitMicros(cls),
           ]);
     return row!;
   }

@@ -64,7 +64,11 @@ export class Nodes {
       await this.store.query(SQL.deregister, [node_id]);
     }
     settled += await this.settleLeft(null, this.options.alone ? END_OF_TIME : new Date(now - UNREGISTERED_MS));
-    if (settled > 0) this.logger.warn({ requests: settled }, 'settled requests a stopped server left unanswered: not charged, their monthly requests given back');
+    if (settled > 0)
+      this.logger.warn(
+        { requests: settled },
+        'settled requests a stopped server left unanswered: not charged, their monthly requests given back',
+      );
     return settled;
   }
 
@@ -85,6 +89,8 @@ export class Nodes {
     clearInterval(this.timer);
     await this.beating;
     // A registration left behind (the store unreachable) is removed by the next server's sweep.
-    await this.store.query(SQL.deregister, [this.id]).catch((error: unknown) => this.logger.warn({ err: error }, 'could not remove this server\'s registration'));
+    await this.store
+      .query(SQL.deregister, [this.id])
+      .catch((error: unknown) => this.logger.warn({ err: error }, "could not remove this server's registration"));
   }
 }

@@ -34,7 +34,9 @@ export const MAX_MONTHLY_LIMIT_USD = 100_000;
  */
 export function limitInCents(usd: unknown): number {
   if (typeof usd !== 'number' || !(usd >= ONE_CENT_USD) || usd > MAX_MONTHLY_LIMIT_USD || !hasAtMostTwoDecimals(usd)) {
-    throw invalidRequest('monthlyLimitUsd must be an amount in US dollars from 0.01 to 100000 with at most two decimals, e.g. 250 or 49.99 (or null to clear the limit).');
+    throw invalidRequest(
+      'monthlyLimitUsd must be an amount in US dollars from 0.01 to 100000 with at most two decimals, e.g. 250 or 49.99 (or null to clear the limit).',
+    );
   }
   return Math.round(usd * 100);
 }
@@ -46,7 +48,10 @@ function checkEntitled(account: AccountRow, upgradeUrl: string): void {
     });
   }
   if (account.subscription_status !== 'active') {
-    throw new ApiError('no_active_subscription', `Overage needs an active subscription; this account's subscription is ${account.subscription_status}.`);
+    throw new ApiError(
+      'no_active_subscription',
+      `Overage needs an active subscription; this account's subscription is ${account.subscription_status}.`,
+    );
   }
 }
 
@@ -74,21 +79,34 @@ export async function setOverage(
   change: OverageChange,
   options: { now: Date; upgradeUrl: string; idempotency?: IdempotencyKey },
 ): Promise<{ status: OverageStatus; replayed: boolean }> {
-  const limitCents = change.monthlyLimitUsd === undefined || change.monthlyLimitUsd === null ? change.monthlyLimitUsd : limitInCents(change.monthlyLimitUsd);
+  const limitCents =
+    change.monthlyLimitUsd === undefined || change.monthlyLimitUsd === null ? change.monthlyLimitUsd : limitInCents(change.monthlyLimitUsd);
   const outcome = await store.transaction((tx) =>
-    once(tx, accountId, options.idempotency, options.now, async () => ({ status: 200, body: await changeOverage(tx, accountId, limitCents, change.enabled, options) })),
+    once(tx, accountId, options.idempotency, options.now, async () => ({
+      status: 200,
+      body: await changeOverage(tx, accountId, limitCents, change.enabled, options),
+    })),
   );
   return { status: outcome.answer.body as OverageStatus, replayed: outcome.replayed };
 }
 
-async function changeOverage(tx: Queryable, accountId: string, limitCents: number | null | undefined, enable: boolean | undefined, options: { now: Date; upgradeUrl: string }): Promise<OverageStatus> {
+async function changeOverage(
+  tx: Queryable,
+  accountId: string,
+  limitCents: number | null | undefined,
+  enable: boolean | undefined,
+  options: { now: Date; upgradeUrl: string },
+): Promise<OverageStatus> {
   const [account] = await tx.query<AccountRow>(`${SQL.get_account} FOR UPDATE`, [accountId]);
   if (!account) throw new ApiError('invalid_api_key');
   checkEntitled(account, options.upgradeUrl);
   const planPrice = PLANS[account.plan].overagePriceMicros;
   const carried = account.overage_price_micros === null ? null : Number(account.overage_price_micros);
   if (carried !== null && carried !== planPrice) {
-    throw new ApiError('overage_item_conflict', `The subscription carries an overage price of ${carried / 1e6} USD per record, but the ${account.plan} plan bills ${planPrice! / 1e6}; contact support to replace the price item.`);
+    throw new ApiError(
+      'overage_item_conflict',
+      `The subscription carries an overage price of ${carried / 1e6} USD per record, but the ${account.plan} plan bills ${planPrice! / 1e6}; contact support to replace the price item.`,
+    );
   }
   const enabled = enable ?? account.overage_enabled;
   const [updated] = await tx.query<AccountRow>(SQL.set_overage, [

@@ -33,7 +33,15 @@ function paid(id: PlanId, records: number, priceUsd: number): Plan {
 }
 
 export const PLANS: Readonly<Record<PlanId, Plan>> = {
-  free: { id: 'free', paid: false, monthlyRecords: 1000, monthlyRequests: 250, requestsPerMinute: 30, priceUsd: 0, overagePriceMicros: null },
+  free: {
+    id: 'free',
+    paid: false,
+    monthlyRecords: 1000,
+    monthlyRequests: 250,
+    requestsPerMinute: 30,
+    priceUsd: 0,
+    overagePriceMicros: null,
+  },
   'paid-5k': paid('paid-5k', 5_000, 10),
   'paid-25k': paid('paid-25k', 25_000, 45),
   'paid-100k': paid('paid-100k', 100_000, 150),

@@ -3,7 +3,18 @@
 // store functions (meter.ts); MCP's cost preview (mcp/spend.ts) reads the same.
 
 /** Route classes of the ledger (openapi.yaml RouteClass). */
-export const ROUTE_CLASSES = ['jobs_list', 'jobs_search', 'jobs_count', 'jobs_get', 'jobs_changes', 'exports', 'companies', 'account', 'usage', 'other'] as const;
+export const ROUTE_CLASSES = [
+  'jobs_list',
+  'jobs_search',
+  'jobs_count',
+  'jobs_get',
+  'jobs_changes',
+  'exports',
+  'companies',
+  'account',
+  'usage',
+  'other',
+] as const;
 export type RouteClass = (typeof ROUTE_CLASSES)[number];
 
 /** Requests model (spec 8.4): free request units per API key and UTC day. */
@@ -19,7 +30,10 @@ export function unitMicros(routeClass: RouteClass): number {
   return routeClass === 'jobs_search' ? 200 : 20;
 }
 
-/** Requests model (spec 8.4): the request units of an answer of `records` records, one per 100 (at least one); getting one job never counts. */
+/**
+ * Requests model (spec 8.4): the request units of an answer of `records` records, one per 100 (at least
+ * one); getting one job never counts.
+ */
 export function requestUnits(routeClass: RouteClass, records: number): number {
   return routeClass === 'jobs_get' ? 0 : Math.max(1, Math.ceil(records / 100));
 }

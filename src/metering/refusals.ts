@@ -12,18 +12,30 @@ export function refused(refusal: Refusal, ticket: Ticket): ApiError {
   const { standing, at } = ticket;
   switch (refusal) {
     case 'window':
-      return new ApiError('rate_limited', `The request window of ${standing.windowLimit} requests per 60 seconds is used up; retry after the seconds in Retry-After.`, {
-        headers: retryUntil(standing.windowReset, at),
-      });
+      return new ApiError(
+        'rate_limited',
+        `The request window of ${standing.windowLimit} requests per 60 seconds is used up; retry after the seconds in Retry-After.`,
+        {
+          headers: retryUntil(standing.windowReset, at),
+        },
+      );
     case 'requests':
-      return new ApiError('rate_limited', 'The monthly API request allowance has been reached; it renews on the first day of next month (UTC).', {
-        headers: retryUntil(standing.monthEnd, at),
-      });
+      return new ApiError(
+        'rate_limited',
+        'The monthly API request allowance has been reached; it renews on the first day of next month (UTC).',
+        {
+          headers: retryUntil(standing.monthEnd, at),
+        },
+      );
     case 'daily': {
       const tomorrow = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1));
-      return new ApiError('rate_limited', `This API key has used its ${DAILY_FREE_UNITS} free requests of the day (UTC); add a prepaid balance or turn overage on to continue.`, {
-        headers: retryUntil(tomorrow, at),
-      });
+      return new ApiError(
+        'rate_limited',
+        `This API key has used its ${DAILY_FREE_UNITS} free requests of the day (UTC); add a prepaid balance or turn overage on to continue.`,
+        {
+          headers: retryUntil(tomorrow, at),
+        },
+      );
     }
   }
 }

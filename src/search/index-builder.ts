@@ -162,7 +162,7 @@ export class IndexBuilder {
 export function concatParts(a: IndexParts, b: IndexParts): IndexParts {
   const terms: string[] = [];
   // Both term lists are sorted (by UTF-16 code units, as Array.prototype.sort and `<` compare).
-  for (let i = 0, j = 0; i < a.terms.length || j < b.terms.length; ) {
+  for (let i = 0, j = 0; i < a.terms.length || j < b.terms.length;) {
     if (j === b.terms.length || (i < a.terms.length && a.terms[i]! < b.terms[j]!)) terms.push(a.terms[i++]!);
     else if (i === a.terms.length || b.terms[j]! < a.terms[i]!) terms.push(b.terms[j++]!);
     else {

@@ -24,11 +24,11 @@ const padded = (n: number) => Math.ceil(n / 8) * 8;
 const CHUNK = 1 << 28;
 
 function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, Math.min(CHUNK, bytes.length - at));
+  for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, Math.min(CHUNK, bytes.length - at));
 }
 
 function readAll(fd: number, into: Uint8Array, position: number): boolean {
-  for (let at = 0; at < into.length; ) {
+  for (let at = 0; at < into.length;) {
     const n = readSync(fd, into, at, Math.min(CHUNK, into.length - at), position + at);
     if (n === 0) return false;
     at += n;
@@ -39,7 +39,11 @@ function readAll(fd: number, into: Uint8Array, position: number): boolean {
 /** Writes the index to `path` (through a temporary file, renamed when complete). */
 export function writeIndexFile(path: string, parts: IndexParts): void {
   const terms = Buffer.from(parts.terms.join('\n'));
-  const header: Header = { documents: parts.documents, termsBytes: terms.length, bytes: Object.fromEntries(ARRAYS.map((a) => [a, parts[a].byteLength])) as Record<ArrayName, number> };
+  const header: Header = {
+    documents: parts.documents,
+    termsBytes: terms.length,
+    bytes: Object.fromEntries(ARRAYS.map((a) => [a, parts[a].byteLength])) as Record<ArrayName, number>,
+  };
   const json = Buffer.from(JSON.stringify(header));
   const head = Buffer.alloc(padded(MAGIC.length + 4 + json.length));
   MAGIC.copy(head, 0);

@@ -90,7 +90,8 @@ async function build(textsSql: string, documents: number): Promise<{ title: Inde
   return { title, description: descriptions.build().toParts() };
 }
 
-const buffers = (p: IndexParts) => [p.start.buffer, p.docs.buffer, p.posStart.buffer, p.positions.buffer, p.maxPositions.buffer] as ArrayBuffer[];
+const buffers = (p: IndexParts) =>
+  [p.start.buffer, p.docs.buffer, p.posStart.buffer, p.positions.buffer, p.maxPositions.buffer] as ArrayBuffer[];
 
 load(workerData as IndexJob).then(
   (result) => parentPort!.postMessage({ result }, [...buffers(result.title), ...buffers(result.description)]),

@@ -60,7 +60,9 @@ export class InvertedIndex {
 
   /** Bytes held by the arrays (the lexeme strings aside). */
   get bytes(): number {
-    return this.start.byteLength + this.docs.byteLength + this.posStart.byteLength + this.positions.byteLength + this.maxPositions.byteLength;
+    return (
+      this.start.byteLength + this.docs.byteLength + this.posStart.byteLength + this.positions.byteLength + this.maxPositions.byteLength
+    );
   }
 
   /** How often `lexeme` occurs in each of `matches` (ascending), into `out` (by match index). */
@@ -82,7 +84,10 @@ export class InvertedIndex {
   occurrences(lexeme: string): { docs: Uint32Array; posStart: Uint32Array } {
     const t = this.termIds.get(lexeme);
     if (t === undefined) return { docs: new Uint32Array(0), posStart: new Uint32Array(1) };
-    return { docs: this.docs.subarray(this.start[t], this.start[t + 1]), posStart: this.posStart.subarray(this.start[t], this.start[t + 1]! + 1) };
+    return {
+      docs: this.docs.subarray(this.start[t], this.start[t + 1]),
+      posStart: this.posStart.subarray(this.start[t], this.start[t + 1]! + 1),
+    };
   }
 
   /** The positions of `lexeme` in `doc`, ascending, or undefined when it does not occur there. */
@@ -100,7 +105,9 @@ export class InvertedIndex {
   evaluate(query: Query): DocList {
     switch (query.kind) {
       case 'term':
-        return query.prefix ? unionAll(this.prefixTerms(query.lexeme).map((t) => this.termList(t))) : this.termList(this.termIds.get(query.lexeme));
+        return query.prefix
+          ? unionAll(this.prefixTerms(query.lexeme).map((t) => this.termList(t)))
+          : this.termList(this.termIds.get(query.lexeme));
       case 'phrase':
         return this.phrase(query.items);
       case 'and': {
@@ -160,13 +167,22 @@ export class InvertedIndex {
         if (positive.includes(null) || negative.includes(null)) return null;
         const yes = positive as DocTester[];
         const no = negative as DocTester[];
-        return { bound: Math.min(this.documents, ...yes.map((t) => t.bound)), has: (doc) => yes.every((t) => t.has(doc)) && !no.some((t) => t.has(doc)) };
+        return {
+          bound: Math.min(this.documents, ...yes.map((t) => t.bound)),
+          has: (doc) => yes.every((t) => t.has(doc)) && !no.some((t) => t.has(doc)),
+        };
       }
       case 'or': {
         const args = query.args.map((a) => this.tester(a));
         if (args.includes(null)) return null;
         const any = args as DocTester[];
-        return { bound: Math.min(this.documents, any.reduce((sum, t) => sum + t.bound, 0)), has: (doc) => any.some((t) => t.has(doc)) };
+        return {
+          bound: Math.min(
+            this.documents,
+            any.reduce((sum, t) => sum + t.bound, 0),
+          ),
+          has: (doc) => any.some((t) => t.has(doc)),
+        };
       }
       case 'not': {
         const arg = this.tester(query.arg);
@@ -277,11 +293,18 @@ export class InvertedIndex {
   /** Documents where the items occur at their offsets from one another (PostgreSQL's <N> chain). */
   private phrase(items: Extract<Query, { kind: 'phrase' }>['items']): DocList {
     if (items.length === 0) return new Uint32Array(0);
-    const termSets = items.map((item) => (item.prefix ? this.prefixTerms(item.lexeme) : [this.termIds.get(item.lexeme)].filter((t) => t !== undefined)));
+    const termSets = items.map((item) =>
+      item.prefix ? this.prefixTerms(item.lexeme) : [this.termIds.get(item.lexeme)].filter((t) => t !== undefined),
+    );
     let candidates = unionAll(termSets[0]!.map((t) => this.termList(t)));
     for (const set of termSets.slice(1)) candidates = intersect(candidates, unionAll(set.map((t) => this.termList(t))));
     if (items.length === 1) return candidates;
-    if (termSets.every((set) => set.length === 1)) return this.plainPhrase(candidates, termSets.map((set) => set[0]!), items.map((item) => item.offset - items[0]!.offset));
+    if (termSets.every((set) => set.length === 1))
+      return this.plainPhrase(
+        candidates,
+        termSets.map((set) => set[0]!),
+        items.map((item) => item.offset - items[0]!.offset),
+      );
     const out = new Growable(uint32, Math.max(4, candidates.length));
     for (const doc of candidates) {
       const sets = termSets.map((terms) => {

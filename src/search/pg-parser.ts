@@ -6,8 +6,22 @@
 
 import { isAlphaCode, isSpecialCode } from './charclass.js';
 import {
-  BINGO, CLEAR, CLRALL, isAsciiAlpha, isDigit, MERGE, POP, PUSH, RERUN, STATES, TABLE,
-  type CompiledAction, type Parser as ParserView, type Position, type State, type TokenType,
+  BINGO,
+  CLEAR,
+  CLRALL,
+  isAsciiAlpha,
+  isDigit,
+  MERGE,
+  POP,
+  PUSH,
+  RERUN,
+  STATES,
+  TABLE,
+  type CompiledAction,
+  type Parser as ParserView,
+  type Position,
+  type State,
+  type TokenType,
 } from './pg-parser-states.js';
 
 export type { TokenType } from './pg-parser-states.js';

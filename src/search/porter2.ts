@@ -17,26 +17,75 @@ const Y = 'Y'.codePointAt(0)!;
 
 /** Whole words with a fixed stem (null: the word is its own stem), checked before anything else. */
 const EXCEPTIONS1 = new Map<string, string | null>([
-  ['skis', 'ski'], ['skies', 'sky'], ['dying', 'die'], ['lying', 'lie'], ['tying', 'tie'], ['idly', 'idl'],
-  ['gently', 'gentl'], ['ugly', 'ugli'], ['early', 'earli'], ['only', 'onli'], ['singly', 'singl'],
-  ['sky', null], ['news', null], ['howe', null], ['atlas', null], ['cosmos', null], ['bias', null], ['andes', null],
+  ['skis', 'ski'],
+  ['skies', 'sky'],
+  ['dying', 'die'],
+  ['lying', 'lie'],
+  ['tying', 'tie'],
+  ['idly', 'idl'],
+  ['gently', 'gentl'],
+  ['ugly', 'ugli'],
+  ['early', 'earli'],
+  ['only', 'onli'],
+  ['singly', 'singl'],
+  ['sky', null],
+  ['news', null],
+  ['howe', null],
+  ['atlas', null],
+  ['cosmos', null],
+  ['bias', null],
+  ['andes', null],
 ]);
 /** Words left alone after step 1a. */
 const EXCEPTIONS2 = new Set(['inning', 'outing', 'canning', 'herring', 'earring', 'proceed', 'exceed', 'succeed']);
 const R1_PREFIXES = ['gener', 'commun', 'arsen'];
 
 /** Step 1b: 1 = "eed" endings (to "ee" in R1), 2 = "ed"/"ing" endings (removed after a vowel); longest first. */
-const STEP1B: [string, number][] = [['eedly', 1], ['ingly', 2], ['edly', 2], ['eed', 1], ['ing', 2], ['ed', 2]];
+const STEP1B: [string, number][] = [
+  ['eedly', 1],
+  ['ingly', 2],
+  ['edly', 2],
+  ['eed', 1],
+  ['ing', 2],
+  ['ed', 2],
+];
 /** Steps 2 to 4: suffix → replacement, matched longest first. */
 const STEP2 = sortLongestFirst([
-  ['tional', 'tion'], ['enci', 'ence'], ['anci', 'ance'], ['abli', 'able'], ['entli', 'ent'], ['izer', 'ize'],
-  ['ization', 'ize'], ['ational', 'ate'], ['ation', 'ate'], ['ator', 'ate'], ['alism', 'al'], ['aliti', 'al'],
-  ['alli', 'al'], ['fulness', 'ful'], ['ousli', 'ous'], ['ousness', 'ous'], ['iveness', 'ive'], ['iviti', 'ive'],
-  ['biliti', 'ble'], ['bli', 'ble'], ['ogi', 'og'], ['fulli', 'ful'], ['lessli', 'less'], ['li', ''],
+  ['tional', 'tion'],
+  ['enci', 'ence'],
+  ['anci', 'ance'],
+  ['abli', 'able'],
+  ['entli', 'ent'],
+  ['izer', 'ize'],
+  ['ization', 'ize'],
+  ['ational', 'ate'],
+  ['ation', 'ate'],
+  ['ator', 'ate'],
+  ['alism', 'al'],
+  ['aliti', 'al'],
+  ['alli', 'al'],
+  ['fulness', 'ful'],
+  ['ousli', 'ous'],
+  ['ousness', 'ous'],
+  ['iveness', 'ive'],
+  ['iviti', 'ive'],
+  ['biliti', 'ble'],
+  ['bli', 'ble'],
+  ['ogi', 'og'],
+  ['fulli', 'ful'],
+  ['lessli', 'less'],
+  ['li', ''],
 ]);
 const STEP3 = sortLongestFirst([
-  ['tional', 'tion'], ['ational', 'ate'], ['alize', 'al'], ['icate', 'ic'], ['iciti', 'ic'], ['ical', 'ic'],
-  ['ful', ''], ['ness', ''], ['ative', ''],
+  ['tional', 'tion'],
+  ['ational', 'ate'],
+  ['alize', 'al'],
+  ['icate', 'ic'],
+  ['iciti', 'ic'],
+  ['ical', 'ic'],
+  ['ful', ''],
+  ['ness', ''],
+  ['ative', ''],
 ]);
 const STEP4 = sortLongestFirst(
   ['al', 'ance', 'ence', 'er', 'ic', 'able', 'ible', 'ant', 'ement', 'ment', 'ent', 'ism', 'ate', 'iti', 'ous', 'ive', 'ize', 'ion'].map(
@@ -127,7 +176,11 @@ function prelude(w: Word): boolean {
 }
 
 function step1a(w: Word): void {
-  const apostrophe = w.longest<null>([["'s'", null], ["'s", null], ["'", null]]);
+  const apostrophe = w.longest<null>([
+    ["'s'", null],
+    ["'s", null],
+    ["'", null],
+  ]);
   if (apostrophe) w.replaceEnd(apostrophe[0].length, '');
   if (w.endsWith('sses')) w.replaceEnd(4, 'ss');
   else if (w.endsWith('ied') || w.endsWith('ies')) w.replaceEnd(3, w.length > 4 ? 'i' : 'ie');

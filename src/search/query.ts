@@ -90,7 +90,13 @@ type Lexical =
   | { kind: 'end'; at: number };
 
 const OPERATOR_WORDS: Record<string, 'and' | 'or' | 'not'> = { AND: 'and', OR: 'or', NOT: 'not' };
-const PUNCTUATION: Record<string, 'and' | 'or' | 'not' | 'open' | 'close'> = { '&': 'and', '|': 'or', '!': 'not', '(': 'open', ')': 'close' };
+const PUNCTUATION: Record<string, 'and' | 'or' | 'not' | 'open' | 'close'> = {
+  '&': 'and',
+  '|': 'or',
+  '!': 'not',
+  '(': 'open',
+  ')': 'close',
+};
 const WHITESPACE = /^\s$/u;
 /**
  * Nesting of parentheses and NOTs allowed. PostgreSQL's tsquery parser holds at most 32 pending operators per
@@ -146,13 +152,15 @@ class BooleanParser {
 
   private operator(): Lexical & { text: string } {
     const op = this.tokens[this.i++] as Lexical & { text: string };
-    if (!this.startsOperand(this.peek)) throw new QuerySyntaxError(`operator ${op.text} at character ${op.at} has nothing on its right`, op.at);
+    if (!this.startsOperand(this.peek))
+      throw new QuerySyntaxError(`operator ${op.text} at character ${op.at} has nothing on its right`, op.at);
     return op;
   }
 
   private enter(at: number): void {
     this.depth += 1;
-    if (this.depth > MAX_DEPTH) throw new QuerySyntaxError(`query nests too deeply at character ${at} (at most ${MAX_DEPTH} levels of parentheses and NOT)`, at);
+    if (this.depth > MAX_DEPTH)
+      throw new QuerySyntaxError(`query nests too deeply at character ${at} (at most ${MAX_DEPTH} levels of parentheses and NOT)`, at);
   }
 
   parse(): Query {

@@ -231,7 +231,16 @@ export function rankAnd(positions: Int32Array[], lengths: Int32Array, titleCount
  * concatEntry into a buffer of MAX_NUM_POS: the title's positions (title[from, to)), then the description's
  * (description[dFrom, dTo)) shifted by `shift`; returns how many it holds.
  */
-export function concatPositions(into: Int32Array, title: Uint16Array, from: number, to: number, description: Uint16Array, dFrom: number, dTo: number, shift: number): number {
+export function concatPositions(
+  into: Int32Array,
+  title: Uint16Array,
+  from: number,
+  to: number,
+  description: Uint16Array,
+  dFrom: number,
+  dTo: number,
+  shift: number,
+): number {
   let n = 0;
   for (let i = from; i < to; i += 1) into[n++] = title[i]!;
   for (let i = dFrom; i < dTo; i += 1) {

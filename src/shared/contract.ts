@@ -74,7 +74,15 @@ function operationOfItem(template: string, method: string, operation: Node): Ope
   const body = json ? deref(json.schema) : undefined;
   // Express routes ignore case and a trailing slash: so does this match.
   const path = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}/?$`, 'i');
-  return { method: method.toUpperCase(), template, path, literal: !template.includes('{'), parameters, bodyProperties: body ? propertiesOf(body) : new Map<string, unknown>(), body };
+  return {
+    method: method.toUpperCase(),
+    template,
+    path,
+    literal: !template.includes('{'),
+    parameters,
+    bodyProperties: body ? propertiesOf(body) : new Map<string, unknown>(),
+    body,
+  };
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head'];

@@ -67,9 +67,13 @@ export class CursorSigner {
    * `binding` (its `b`): 400 invalid_request for a token not sealed here, altered, of another kind or
    * failing `valid`, and `resend` for one made for another binding (it says what to send again).
    */
-  opened<T extends { k: string; b: string }>(token: string, o: { kind: T['k']; noun: string; binding: string; resend: string; valid?: (payload: T) => boolean }): T {
+  opened<T extends { k: string; b: string }>(
+    token: string,
+    o: { kind: T['k']; noun: string; binding: string; resend: string; valid?: (payload: T) => boolean },
+  ): T {
     const payload = this.unseal(token) as T | undefined;
-    if (payload?.k !== o.kind || !(o.valid?.(payload) ?? true)) throw invalidRequest(`cursor is not a ${o.noun} cursor of this API or was altered; pass next_cursor exactly as received.`);
+    if (payload?.k !== o.kind || !(o.valid?.(payload) ?? true))
+      throw invalidRequest(`cursor is not a ${o.noun} cursor of this API or was altered; pass next_cursor exactly as received.`);
     if (payload.b !== o.binding) throw invalidRequest(o.resend);
     return payload;
   }
@@ -84,16 +88,21 @@ export class CursorSigner {
    */
   verify(cursor: string, scope: CursorScope, otherWatermark?: (watermark: string, at: number) => never): number {
     const [body, mac, extra] = cursor.split('.');
-    if (!body || !mac || extra !== undefined) throw invalidRequest('cursor is not a cursor of this API; pass next_cursor exactly as received.');
+    if (!body || !mac || extra !== undefined)
+      throw invalidRequest('cursor is not a cursor of this API; pass next_cursor exactly as received.');
     const payload = this.unseal(cursor) as Payload | undefined;
     if (!payload) throw invalidRequest('cursor is not a cursor of this API or was altered; pass next_cursor exactly as received.');
     if (payload.r !== scope.route) throw invalidRequest(`cursor was made by ${payload.r}; use it with the same route.`);
     if (payload.w !== scope.watermark) {
       if (otherWatermark) otherWatermark(payload.w, payload.at);
-      throw invalidRequest(`cursor belongs to catalog snapshot ${payload.w}, and ${scope.watermark} is published now; start again from the first page.`);
+      throw invalidRequest(
+        `cursor belongs to catalog snapshot ${payload.w}, and ${scope.watermark} is published now; start again from the first page.`,
+      );
     }
     if (payload.b !== digest(scope.binding)) {
-      throw invalidRequest('cursor was made for other filters, fields, include, sort or page size; send the same ones as for the first page.');
+      throw invalidRequest(
+        'cursor was made for other filters, fields, include, sort or page size; send the same ones as for the first page.',
+      );
     }
     return payload.at;
   }

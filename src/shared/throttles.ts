@@ -21,14 +21,17 @@ export const THROTTLES = {
   freeTools: {
     points: 120,
     seconds: 60,
-    refusal: 'Too many calls of the free MCP tools (list_fields, get_usage, set_confirmation_level, read_file, search_docs: 120 a minute per account at most)',
+    refusal:
+      'Too many calls of the free MCP tools (list_fields, get_usage, set_confirmation_level, read_file, search_docs: 120 a minute per account at most)',
   },
 } as const;
 
 export type ThrottleName = keyof typeof THROTTLES;
 
 function refused(name: ThrottleName, msBeforeNext: number): ApiError {
-  return new ApiError('rate_limited', `${THROTTLES[name].refusal}; retry in ${retrySeconds(msBeforeNext)} seconds (Retry-After).`, { headers: retryAfter(msBeforeNext) });
+  return new ApiError('rate_limited', `${THROTTLES[name].refusal}; retry in ${retrySeconds(msBeforeNext)} seconds (Retry-After).`, {
+    headers: retryAfter(msBeforeNext),
+  });
 }
 
 export class Throttles {

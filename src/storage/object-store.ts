@@ -93,7 +93,11 @@ export class FolderStore implements ObjectStore {
 
   async getFile(key: string, path: string): Promise<boolean> {
     const source = this.path(key);
-    if (source === path) return stat(path).then(() => true, () => false);
+    if (source === path)
+      return stat(path).then(
+        () => true,
+        () => false,
+      );
     await mkdir(dirname(path), { recursive: true });
     const temporary = `${path}.tmp-${process.pid}-x${randomBytes(4).toString('hex')}`;
     try {
@@ -201,7 +205,12 @@ export class S3Store implements ObjectStore {
     }
     // A multipart upload that fails is aborted by the library; one whose process dies is left to the
     // bucket's lifecycle rule (docs/deployment.md) and to cleanup by the next publish.
-    await new Upload({ client: this.client, params: { Bucket: this.bucket, Key: this.key(key), Body: createReadStream(path) }, partSize: PART_BYTES, queueSize: 4 }).done();
+    await new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: this.key(key), Body: createReadStream(path) },
+      partSize: PART_BYTES,
+      queueSize: 4,
+    }).done();
   }
 
   async getFile(key: string, path: string): Promise<boolean> {
@@ -243,7 +252,9 @@ export class S3Store implements ObjectStore {
     const found: StoredObject[] = [];
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.key(prefix), ContinuationToken: token }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.key(prefix), ContinuationToken: token }),
+      );
       for (const object of page.Contents ?? []) found.push({ key: object.Key!.slice(this.prefix.length), size: object.Size ?? 0 });
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -253,7 +264,9 @@ export class S3Store implements ObjectStore {
   async delete(keys: string[]): Promise<void> {
     for (let at = 0; at < keys.length; at += DELETE_BATCH) {
       const batch = keys.slice(at, at + DELETE_BATCH);
-      await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((k) => ({ Key: this.key(k) })), Quiet: true } }));
+      await this.client.send(
+        new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((k) => ({ Key: this.key(k) })), Quiet: true } }),
+      );
     }
   }
 

@@ -22,7 +22,14 @@ export interface Stores {
 export function openStores(config: Pick<Config, 'objectStore' | 'snapshotsDir' | 'dataDir'>): Stores {
   const cacheDir = join(config.dataDir, 'cache');
   const s3 = config.objectStore === '' ? null : parseS3Url(config.objectStore);
-  if (!s3) return { publications: new FolderStore(config.snapshotsDir), data: new FolderStore(config.dataDir), shared: false, cacheDir, close: () => undefined };
+  if (!s3)
+    return {
+      publications: new FolderStore(config.snapshotsDir),
+      data: new FolderStore(config.dataDir),
+      shared: false,
+      cacheDir,
+      close: () => undefined,
+    };
   const store = new S3Store(s3.bucket, s3.prefix);
   return { publications: store, data: store, shared: true, cacheDir, close: () => store.destroy() };
 }

@@ -24,7 +24,10 @@ describe('the benchmark harness (smoke run)', function () {
   it('runs npm run bench -- --jobs 20000 --quick (half a second per measurement) end to end and writes its figures', async () => {
     let out = '';
     const code = await new Promise<number | null>((done) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--jobs', '20000', '--quick', '--duration', '0.5'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--jobs', '20000', '--quick', '--duration', '0.5'], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));
       child.stderr.on('data', () => undefined);
       child.on('close', done);
@@ -34,10 +37,23 @@ describe('the benchmark harness (smoke run)', function () {
     const file = /written to (\S+\.json)/.exec(out)?.[1];
     expect(file, out).to.be.a('string');
     const results = JSON.parse(await readFile(file!, 'utf8')) as Results;
-    const classes = ['job by id', 'page of 50 (default order)', 'filtered page of 50', 'search: title phrase', 'search: q (common and rare words)', 'search: description (two words)', 'search: advanced', 'count', 'count with text'];
+    const classes = [
+      'job by id',
+      'page of 50 (default order)',
+      'filtered page of 50',
+      'search: title phrase',
+      'search: q (common and rare words)',
+      'search: description (two words)',
+      'search: advanced',
+      'count',
+      'count with text',
+    ];
     for (const name of classes) {
       const rows = results.http.filter((r) => r.scenario === name);
-      expect(rows.map((r) => r.connections), name).to.deep.equal([1, 4]);
+      expect(
+        rows.map((r) => r.connections),
+        name,
+      ).to.deep.equal([1, 4]);
       for (const row of rows) {
         expect(row.requests, name).to.be.greaterThan(0);
         expect(row.failures, name).to.equal(0);
@@ -45,7 +61,10 @@ describe('the benchmark harness (smoke run)', function () {
       expect(rows[0]!.pgMedianMs, `${name}: PostgreSQL figure`).to.be.a('number');
     }
     const feed = results.http.filter((r) => r.scenario === 'changes: page of 1,000 events');
-    expect(feed.map((r) => [r.connections, r.failures])).to.deep.equal([[1, 0], [4, 0]]);
+    expect(feed.map((r) => [r.connections, r.failures])).to.deep.equal([
+      [1, 0],
+      [4, 0],
+    ]);
     expect(results.exports).to.have.length(1);
     expect(results.exports[0]!.files).to.equal(Math.ceil(results.exports[0]!.records / 10_000));
     expect(results.server_rss_gib).to.be.greaterThan(0);

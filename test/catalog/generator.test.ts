@@ -14,25 +14,64 @@ import { runCli } from '../support/cli.js';
 
 type Json = Record<string, unknown>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const CLASSES = ['ats', 'employer-site', 'aggregator', 'staffing-network', 'government-exchange', 'dataset', 'purchased', 'third-party-api', 'unknown'];
+const CLASSES = [
+  'ats',
+  'employer-site',
+  'aggregator',
+  'staffing-network',
+  'government-exchange',
+  'dataset',
+  'purchased',
+  'third-party-api',
+  'unknown',
+];
 const TYPES = ['ats_api', 'ats_html', 'career_page_html', 'jsonld', 'xml_feed', 'aggregator_api', 'aggregator_html', 'rss', 'partner_csv'];
 const POSTING_KEYS = [
-  'source', 'board', 'source_posting_id', 'source_class', 'source_type', 'opening_id', 'truth_company_id', 'employer_name', 'employer_domain', 'title',
-  'description_text', 'description_html', 'locations', 'work_arrangement', 'employment_type', 'pay', 'posted_at', 'first_seen_at', 'posting_url',
-  'application_url', 'attribution', 'application_check', 'source_data', 'raw',
+  'source',
+  'board',
+  'source_posting_id',
+  'source_class',
+  'source_type',
+  'opening_id',
+  'truth_company_id',
+  'employer_name',
+  'employer_domain',
+  'title',
+  'description_text',
+  'description_html',
+  'locations',
+  'work_arrangement',
+  'employment_type',
+  'pay',
+  'posted_at',
+  'first_seen_at',
+  'posting_url',
+  'application_url',
+  'attribution',
+  'application_check',
+  'source_data',
+  'raw',
 ];
 
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Json;
-const readLines = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Json);
+const readLines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Json);
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
 function postingsOf(root: string, day: number): Json[] {
   const dir = join(root, `day-${String(day).padStart(3, '0')}`, 'postings');
-  return readdirSync(dir).sort().flatMap((file) => readLines(join(dir, file)));
+  return readdirSync(dir)
+    .sort()
+    .flatMap((file) => readLines(join(dir, file)));
 }
 
 function filesOf(root: string, dir = ''): string[] {
-  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesOf(root, join(dir, e.name)) : [join(dir, e.name)])).sort();
+  return readdirSync(join(root, dir), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesOf(root, join(dir, e.name)) : [join(dir, e.name)]))
+    .sort();
 }
 
 describe('the corpus generator', function () {
@@ -71,7 +110,10 @@ describe('the corpus generator', function () {
       const release = day === 1 || day === 3;
       expect(manifest.registry === null).to.equal(!release);
       if (release) {
-        expect(readJson(join(dir, 'registry', 'release.json'))).to.deep.equal({ release_id: `r-2026-11-${17 + day}`, released_at: `2026-11-${17 + day}T05:00:00.000Z` });
+        expect(readJson(join(dir, 'registry', 'release.json'))).to.deep.equal({
+          release_id: `r-2026-11-${17 + day}`,
+          released_at: `2026-11-${17 + day}T05:00:00.000Z`,
+        });
         expect(readLines(join(dir, 'registry', 'companies.jsonl'))).to.have.length((manifest.registry as Json).companies as number);
       }
     }
@@ -132,7 +174,8 @@ describe('the corpus generator', function () {
 
   it('posts each opening one to five times, about 1.6 times on average, first mostly on the employer ATS', () => {
     const byOpening = new Map<string, Json[]>();
-    for (const posting of postingsOf(corpus, 1)) byOpening.set(posting.opening_id as string, [...(byOpening.get(posting.opening_id as string) ?? []), posting]);
+    for (const posting of postingsOf(corpus, 1))
+      byOpening.set(posting.opening_id as string, [...(byOpening.get(posting.opening_id as string) ?? []), posting]);
     const counts = [...byOpening.values()].map((list) => list.length);
     expect(Math.max(...counts)).to.be.at.most(5);
     const mean = counts.reduce((a, b) => a + b, 0) / counts.length;
@@ -174,15 +217,22 @@ describe('the corpus generator', function () {
     expect([...last].filter((id) => !first.has(id)).length).to.be.greaterThan(100);
     expect([...first].filter((id) => !last.has(id)).length).to.be.greaterThan(50);
     const reposted = new Map<string, string>();
-    for (const p of postingsOf(corpus, 1)) if (p.source_class === 'ats') reposted.set(`${p.opening_id as string}|${p.source as string}`, p.source_posting_id as string);
-    const changed = postingsOf(corpus, 6).filter((p) => p.source_class === 'ats' && reposted.has(`${p.opening_id as string}|${p.source as string}`) && reposted.get(`${p.opening_id as string}|${p.source as string}`) !== p.source_posting_id);
+    for (const p of postingsOf(corpus, 1))
+      if (p.source_class === 'ats') reposted.set(`${p.opening_id as string}|${p.source as string}`, p.source_posting_id as string);
+    const changed = postingsOf(corpus, 6).filter(
+      (p) =>
+        p.source_class === 'ats' &&
+        reposted.has(`${p.opening_id as string}|${p.source as string}`) &&
+        reposted.get(`${p.opening_id as string}|${p.source as string}`) !== p.source_posting_id,
+    );
     expect(changed.length).to.be.greaterThan(0);
     const reads = readLines(join(corpus, 'day-002', 'reads.jsonl'));
     const partial = reads.filter((r) => r.complete === false);
     expect(partial.length).to.be.greaterThan(0);
     const listed = new Map<string, number>();
     for (const p of postingsOf(corpus, 2)) listed.set(p.source as string, (listed.get(p.source as string) ?? 0) + 1);
-    for (const [source, count] of listed) expect(reads.filter((r) => r.source === source).reduce((sum, r) => sum + (r.listed as number), 0)).to.equal(count);
+    for (const [source, count] of listed)
+      expect(reads.filter((r) => r.source === source).reduce((sum, r) => sum + (r.listed as number), 0)).to.equal(count);
     const checks = postingsOf(corpus, 6).map((p) => (p.application_check as Json | null)?.result);
     for (const result of ['available', 'closed', 'inconclusive']) expect(checks, result).to.include(result);
   });

@@ -25,13 +25,19 @@ const BANDS = {
   notCurrent: { 1: [0.02, 0.06], 2: [0.03, 0.09] } as Record<number, number[]>,
 };
 
-const readLines = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Json);
+const readLines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Json);
 const ms = (text: unknown) => Date.parse(text as string);
 const dayDir = (root: string, day: number) => join(root, `day-${String(day).padStart(3, '0')}`);
 
 function postingsOf(root: string, day: number): Json[] {
   const dir = join(dayDir(root, day), 'postings');
-  return readdirSync(dir).sort().flatMap((file) => readLines(join(dir, file)));
+  return readdirSync(dir)
+    .sort()
+    .flatMap((file) => readLines(join(dir, file)));
 }
 
 describe('the history a generated corpus starts with', function () {
@@ -54,7 +60,11 @@ describe('the history a generated corpus starts with', function () {
                 count(*) FILTER (WHERE currentness = 'uncertain')::INT AS uncertain, count(*) FILTER (WHERE currentness = 'not_current')::INT AS not_current
          FROM read_parquet('${jobs}')`,
       );
-      shares.set(day, { stale: counts!.stale! / counts!.current!, uncertain: counts!.uncertain! / counts!.jobs!, notCurrent: counts!.not_current! / counts!.jobs! });
+      shares.set(day, {
+        stale: counts!.stale! / counts!.current!,
+        uncertain: counts!.uncertain! / counts!.jobs!,
+        notCurrent: counts!.not_current! / counts!.jobs!,
+      });
       const at = `TIMESTAMPTZ '${watermark}'`;
       const [violations] = await duck.all<Json>(
         `SELECT count(*) FILTER (WHERE p.posted_at > p.first_seen_at)::INT AS posted_after_first_seen,
@@ -87,8 +97,14 @@ describe('the history a generated corpus starts with', function () {
     let checked = 0;
     for (let day = 1; day <= options.days; day += 1) {
       const cutoff = ms(`2026-11-${17 + day}T06:00:00.000Z`);
-      const reads = new Map(readLines(join(dayDir(corpus, day), 'reads.jsonl')).map((r) => [`${r.source as string}|${r.board as string}`, r as unknown as Read]));
-      for (const read of reads.values()) expect(ms(read.started_at) < ms(read.finished_at) && ms(read.finished_at) <= cutoff, JSON.stringify(read)).to.equal(true);
+      const reads = new Map(
+        readLines(join(dayDir(corpus, day), 'reads.jsonl')).map((r) => [
+          `${r.source as string}|${r.board as string}`,
+          r as unknown as Read,
+        ]),
+      );
+      for (const read of reads.values())
+        expect(ms(read.started_at) < ms(read.finished_at) && ms(read.finished_at) <= cutoff, JSON.stringify(read)).to.equal(true);
       for (const p of postingsOf(corpus, day)) {
         const id = `${p.source as string}|${p.board as string}|${p.source_posting_id as string}`;
         const read = reads.get(`${p.source as string}|${p.board as string}`)!;
@@ -103,7 +119,10 @@ describe('the history a generated corpus starts with', function () {
       }
       const delivered = new Map(postingsOf(corpus, day).map((p) => [`${p.source as string}|${p.source_posting_id as string}`, p]));
       for (const w of readLines(join(dayDir(corpus, day), 'withdrawals.jsonl'))) {
-        expect(ms(w.requested_at), JSON.stringify(w)).to.be.within(ms(delivered.get(`${w.source as string}|${w.source_posting_id as string}`)!.first_seen_at), cutoff);
+        expect(ms(w.requested_at), JSON.stringify(w)).to.be.within(
+          ms(delivered.get(`${w.source as string}|${w.source_posting_id as string}`)!.first_seen_at),
+          cutoff,
+        );
       }
     }
     expect(checked).to.be.greaterThan(12_000);
@@ -129,7 +148,12 @@ describe('the history a generated corpus starts with', function () {
     // A posting first returned by a partial read after its board's last complete read was seen after that fetch.
     const firstRead = new Map<string, boolean>();
     for (let day = 1; day <= options.days; day += 1) {
-      const complete = new Map(readLines(join(dayDir(corpus, day), 'reads.jsonl')).map((r) => [`${r.source as string}|${r.board as string}`, r.complete as boolean]));
+      const complete = new Map(
+        readLines(join(dayDir(corpus, day), 'reads.jsonl')).map((r) => [
+          `${r.source as string}|${r.board as string}`,
+          r.complete as boolean,
+        ]),
+      );
       for (const p of postingsOf(corpus, day)) {
         const id = `${p.source as string}|${p.source_posting_id as string}`;
         if (!firstRead.has(id)) firstRead.set(id, complete.get(`${p.source as string}|${p.board as string}`)!);
@@ -137,8 +161,14 @@ describe('the history a generated corpus starts with', function () {
     }
     for (const [day, violations] of snapshotViolations) {
       const { seen_after_fetch: seenAfterFetch, ...counts } = violations;
-      expect(counts, `day ${day}`).to.deep.equal({ posted_after_first_seen: 0, after_watermark: 0, check_outside: 0, job_seen_after_posting: 0 });
-      for (const id of (seenAfterFetch as string[] | null) ?? []) expect(firstRead.get(id), `${id} first seen after its last fetch`).to.equal(false);
+      expect(counts, `day ${day}`).to.deep.equal({
+        posted_after_first_seen: 0,
+        after_watermark: 0,
+        check_outside: 0,
+        job_seen_after_posting: 0,
+      });
+      for (const id of (seenAfterFetch as string[] | null) ?? [])
+        expect(firstRead.get(id), `${id} first seen after its last fetch`).to.equal(false);
     }
   });
 });

@@ -4,24 +4,45 @@ import { buildPosting } from '../../src/catalog/generator/posting.js';
 import { OpeningState } from '../../src/catalog/generator/opening-state.js';
 import { buildWorld } from '../../src/catalog/generator/world.js';
 
-const SF = { city: 'San Francisco', state: 'CA', country: 'US', msa: { cbsa_code: '41860', name: 'San Francisco-Oakland-Fremont, CA' }, remote: false };
+const SF = {
+  city: 'San Francisco',
+  state: 'CA',
+  country: 'US',
+  msa: { cbsa_code: '41860', name: 'San Francisco-Oakland-Fremont, CA' },
+  remote: false,
+};
 
 describe('parseLocation', () => {
   it('reads the US formats collectors deliver into city, state, country and metro', () => {
-    for (const raw of ['San Francisco, CA', 'San Francisco, California', 'San Francisco, CA, US', 'San Francisco, California, United States', 'US-CA-San Francisco', 'SAN FRANCISCO, CA']) {
+    for (const raw of [
+      'San Francisco, CA',
+      'San Francisco, California',
+      'San Francisco, CA, US',
+      'San Francisco, California, United States',
+      'US-CA-San Francisco',
+      'SAN FRANCISCO, CA',
+    ]) {
       expect(parseLocation(raw), raw).to.deep.equal(SF);
     }
   });
 
   it('reads remote locations with and without a country', () => {
     expect(parseLocation('Remote - United States')).to.deep.equal({ city: null, state: null, country: 'US', msa: null, remote: true });
-    for (const raw of ['Remote', 'Anywhere', 'REMOTE']) expect(parseLocation(raw), raw).to.deep.equal({ city: null, state: null, country: null, msa: null, remote: true });
+    for (const raw of ['Remote', 'Anywhere', 'REMOTE'])
+      expect(parseLocation(raw), raw).to.deep.equal({ city: null, state: null, country: null, msa: null, remote: true });
     expect(parseLocation('Remote (Canada)')?.country).to.equal('CA');
     expect(parseLocation('US - Remote')?.country).to.equal('US');
   });
 
   it('reads reasonable human variants: state names, USA, U.S., extra spaces and any case', () => {
-    for (const raw of ['san francisco , california', '  San   Francisco,CA ', 'San Francisco, CA, USA', 'San Francisco, Calif, U.S.'.replace('Calif', 'California'), 'San Francisco CA', 'San Francisco, CA 94105']) {
+    for (const raw of [
+      'san francisco , california',
+      '  San   Francisco,CA ',
+      'San Francisco, CA, USA',
+      'San Francisco, Calif, U.S.'.replace('Calif', 'California'),
+      'San Francisco CA',
+      'San Francisco, CA 94105',
+    ]) {
       expect(parseLocation(raw), raw).to.deep.equal(SF);
     }
     expect(parseLocation('Ft. Lauderdale, FL')?.city).to.equal('Fort Lauderdale');
@@ -77,7 +98,14 @@ describe('parseLocation', () => {
   });
 
   it('parses a hundred thousand strings in well under a second, and twenty thousand distinct ones in about as long', () => {
-    const samples = ['San Francisco, CA', 'Remote - United States', 'Toronto, Ontario, Canada', 'US-TX-Austin', 'München, Bayern, DE', 'Springfield, IL'];
+    const samples = [
+      'San Francisco, CA',
+      'Remote - United States',
+      'Toronto, Ontario, Canada',
+      'US-TX-Austin',
+      'München, Bayern, DE',
+      'Springfield, IL',
+    ];
     let began = performance.now();
     for (let i = 0; i < 100_000; i += 1) parseLocation(samples[i % samples.length]!);
     expect(performance.now() - began).to.be.lessThan(1000);

@@ -66,10 +66,12 @@ describe('US metropolitan statistical areas of generated locations', function ()
   it('reads the MSA back from the location strings collectors write', () => {
     for (const [key, code] of expected) {
       const [, city, state] = /^(.+) ([A-Z]{2})$/.exec(key)!;
-      for (const raw of [`${city}, ${state}`, `${city}, ${state}, US`, `US-${state}-${city}`]) expect(parseLocation(raw)?.msa?.cbsa_code, raw).to.equal(code);
+      for (const raw of [`${city}, ${state}`, `${city}, ${state}, US`, `US-${state}-${city}`])
+        expect(parseLocation(raw)?.msa?.cbsa_code, raw).to.equal(code);
     }
     expect(parseLocation('Las Cruces, New Mexico')?.msa).to.deep.equal({ cbsa_code: '29740', name: 'Las Cruces, NM' });
-    for (const key of MICROPOLITAN_CITIES) expect(parseLocation(key.replace(/ ([A-Z]{2})$/, ', $1'))).to.include({ msa: null, country: 'US' });
+    for (const key of MICROPOLITAN_CITIES)
+      expect(parseLocation(key.replace(/ ([A-Z]{2})$/, ', $1'))).to.include({ msa: null, country: 'US' });
   });
 
   describe('GET /v1/jobs?msa=', () => {
@@ -104,7 +106,9 @@ describe('US metropolitan statistical areas of generated locations', function ()
     }
 
     const jobIds = async (query: string) => {
-      const r = await app.api.get<{ data: { job_id: string }[]; next_cursor: string | null }>(`/v1/jobs?${query}&fields=job_id&limit=100`, { key });
+      const r = await app.api.get<{ data: { job_id: string }[]; next_cursor: string | null }>(`/v1/jobs?${query}&fields=job_id&limit=100`, {
+        key,
+      });
       expect(r.status, JSON.stringify(r.body)).to.equal(200);
       expect(r.body.next_cursor).to.equal(null);
       return r.body.data.map((j) => j.job_id).sort();

@@ -32,7 +32,10 @@ function node(root: string, name: string) {
 /** Runs `publish` against the object store and SIGKILLs it as it announces `stage`. */
 function publishKilledAt(input: string, args: string[], env: Record<string, string>, stage: string): Promise<string> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'publish', '--input', input, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'publish', '--input', input, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -131,7 +134,9 @@ describe('publishing into an object store', function () {
       const manifest = await readCatalogManifest(snapshotDir(app.config.snapshotsDir, cutoffOf(2)));
       const page = await app.api.request('GET', '/v1/jobs/count', { key });
       expect(page.status).to.equal(200);
-      expect((page.body as { count: number }).count).to.equal(manifest.counts.by_currentness.current! + manifest.counts.by_currentness.uncertain!);
+      expect((page.body as { count: number }).count).to.equal(
+        manifest.counts.by_currentness.current! + manifest.counts.by_currentness.uncertain!,
+      );
       const feed = await app.api.request('GET', `/v1/jobs/changes?since=2000-01-01T00:00:00Z&limit=1000`, { key });
       expect(feed.status).to.equal(200);
       // Deleting the copy and restarting: it is fetched again.

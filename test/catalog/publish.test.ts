@@ -27,9 +27,22 @@ interface Event {
 
 /** DuckDB's JSON form of a TIMESTAMPTZ ("2026-11-02 06:00:00+00") as RFC 3339. */
 const iso = (value: string) => new Date(value.replace(' ', 'T').replace(/\+00$/, 'Z')).toISOString();
-const ats = (id: string, opening: string, extra: Partial<TestPosting> = {}): TestPosting => ({ source: 'greenhouse', board: 'northwind', id, opening, ...extra });
-const agg = (id: string, opening: string, extra: Partial<TestPosting> = {}): TestPosting => ({ source: 'indeed', board: 'northwind', id, opening, ...extra });
-const OTHER = 'Northwind Logistics moves freight across North America. You will lead our warehouse team in Denver. You will hire and coach twelve associates. Forklift certification is a plus. We offer health insurance and a retirement plan.';
+const ats = (id: string, opening: string, extra: Partial<TestPosting> = {}): TestPosting => ({
+  source: 'greenhouse',
+  board: 'northwind',
+  id,
+  opening,
+  ...extra,
+});
+const agg = (id: string, opening: string, extra: Partial<TestPosting> = {}): TestPosting => ({
+  source: 'indeed',
+  board: 'northwind',
+  id,
+  opening,
+  ...extra,
+});
+const OTHER =
+  'Northwind Logistics moves freight across North America. You will lead our warehouse team in Denver. You will hire and coach twelve associates. Forklift certification is a plus. We offer health insurance and a retirement plan.';
 
 describe('publish', function () {
   this.timeout(60_000);
@@ -62,7 +75,11 @@ describe('publish', function () {
 
   it('merges copies of one opening into one job and keeps distinct openings apart', async () => {
     const summary = await day(1, {
-      postings: [ats('1', 'A'), agg('x1', 'A', { title: 'Logistics Planner (R-2231)', locations: ['Chicago, Illinois'] }), ats('2', 'B', { title: 'Warehouse Lead', description: OTHER, locations: ['Denver, CO'] })],
+      postings: [
+        ats('1', 'A'),
+        agg('x1', 'A', { title: 'Logistics Planner (R-2231)', locations: ['Chicago, Illinois'] }),
+        ats('2', 'B', { title: 'Warehouse Lead', description: OTHER, locations: ['Denver, CO'] }),
+      ],
     });
     expect(summary.status).to.equal('published');
     expect(summary.watermark).to.equal(cutoffOf(1));
@@ -80,7 +97,12 @@ describe('publish', function () {
   it('keeps job ids across publications and emits exactly the differences', async () => {
     await day(1, { postings: [ats('1', 'A'), ats('2', 'B', { title: 'Warehouse Lead', description: OTHER })] });
     const [planner1, lead1] = await jobs();
-    await day(2, { postings: [ats('1', 'A', { pay: { currency: 'USD', min: 65000, max: 80000, interval: 'YEAR' } }), ats('2', 'B', { title: 'Warehouse Lead', description: OTHER })] });
+    await day(2, {
+      postings: [
+        ats('1', 'A', { pay: { currency: 'USD', min: 65000, max: 80000, interval: 'YEAR' } }),
+        ats('2', 'B', { title: 'Warehouse Lead', description: OTHER }),
+      ],
+    });
     const [planner2, lead2] = await jobs();
     expect(planner2!.job_id).to.equal(planner1!.job_id);
     expect(lead2!.job_id).to.equal(lead1!.job_id);
@@ -102,7 +124,10 @@ describe('publish', function () {
 
   it('keeps a posting listed when its board was read only partly', async () => {
     await day(1, { postings: [ats('1', 'A'), ats('2', 'B', { title: 'Warehouse Lead', description: OTHER })] });
-    await day(2, { reads: [{ source: 'greenhouse', board: 'northwind', complete: false }], postings: [ats('2', 'B', { title: 'Warehouse Lead', description: OTHER })] });
+    await day(2, {
+      reads: [{ source: 'greenhouse', board: 'northwind', complete: false }],
+      postings: [ats('2', 'B', { title: 'Warehouse Lead', description: OTHER })],
+    });
     expect((await jobs()).map((j) => j.currentness)).to.deep.equal(['current', 'current']);
     expect(await events()).to.deep.equal([]);
   });
@@ -114,7 +139,12 @@ describe('publish', function () {
 
   it('takes a posting first seen before its first delivery from the collectors, never later than the read: a job seen 70 days ago is stale', async () => {
     const seventyDaysAgo = new Date(Date.parse(cutoffOf(1)) - 70 * 86_400_000).toISOString();
-    await day(1, { postings: [ats('1', 'A', { first_seen_at: seventyDaysAgo }), ats('2', 'B', { title: 'Warehouse Lead', description: OTHER, first_seen_at: cutoffOf(3) })] });
+    await day(1, {
+      postings: [
+        ats('1', 'A', { first_seen_at: seventyDaysAgo }),
+        ats('2', 'B', { title: 'Warehouse Lead', description: OTHER, first_seen_at: cutoffOf(3) }),
+      ],
+    });
     const [planner, lead] = await jobs();
     expect(iso(planner!.job_first_seen_at)).to.equal(seventyDaysAgo);
     expect(iso(planner!.postings[0]!.first_seen_at)).to.equal(seventyDaysAgo);
@@ -122,7 +152,9 @@ describe('publish', function () {
     const read = new Date(Date.parse(cutoffOf(1)) - 3_600_000).toISOString();
     expect(iso(lead!.job_first_seen_at)).to.equal(read);
     expect(lead!.stale).to.equal(false);
-    await day(2, { postings: [ats('1', 'A', { first_seen_at: cutoffOf(1) }), ats('2', 'B', { title: 'Warehouse Lead', description: OTHER })] });
+    await day(2, {
+      postings: [ats('1', 'A', { first_seen_at: cutoffOf(1) }), ats('2', 'B', { title: 'Warehouse Lead', description: OTHER })],
+    });
     expect((await jobs()).map((j) => iso(j.job_first_seen_at))).to.deep.equal([seventyDaysAgo, read]);
   });
 
@@ -141,7 +173,12 @@ describe('publish', function () {
     const redirects = await read<{ from_job_id: string; to_job_id: string }>('redirects.parquet');
     expect(redirects.map((r) => [r.from_job_id, r.to_job_id])).to.deep.equal([[absorbed.job_id, survivor.job_id]]);
     const evs = await events();
-    expect(evs.map((e) => [e.type, e.job_id]).sort()).to.deep.equal([['expired', absorbed.job_id], ['updated', survivor.job_id]].sort());
+    expect(evs.map((e) => [e.type, e.job_id]).sort()).to.deep.equal(
+      [
+        ['expired', absorbed.job_id],
+        ['updated', survivor.job_id],
+      ].sort(),
+    );
   });
 
   it('remembers withdrawn jobs and never publishes them again', async () => {
@@ -149,7 +186,9 @@ describe('publish', function () {
     const [job] = await jobs();
     await day(2, { postings: [ats('1', 'A'), agg('x1', 'A')], withdrawals: [{ source: 'indeed', id: 'x1', reason: 'spam' }] });
     expect(await jobs()).to.deep.equal([]);
-    expect((await read<{ job_id: string; reason: string }>('withdrawn.parquet')).map((w) => [w.job_id, w.reason])).to.deep.equal([[job!.job_id, 'spam']]);
+    expect((await read<{ job_id: string; reason: string }>('withdrawn.parquet')).map((w) => [w.job_id, w.reason])).to.deep.equal([
+      [job!.job_id, 'spam'],
+    ]);
     expect((await events()).map((e) => e.type)).to.deep.equal(['expired']);
     await day(3, { postings: [ats('1', 'A'), agg('x1', 'A')] });
     expect(await jobs()).to.deep.equal([]);
@@ -200,7 +239,9 @@ describe('publish', function () {
     expect((await jobs())[0]!.company_id).to.equal(acme);
     const duck = await Duck.open();
     try {
-      const companies = await duck.all<{ company_id: string; merged_ids: string[] }>(`SELECT * FROM read_parquet('${join(snapshotsDir, 'registry', 'r-1', 'companies.parquet')}')`);
+      const companies = await duck.all<{ company_id: string; merged_ids: string[] }>(
+        `SELECT * FROM read_parquet('${join(snapshotsDir, 'registry', 'r-1', 'companies.parquet')}')`,
+      );
       expect(companies.map((c) => [c.company_id, c.merged_ids])).to.deep.equal([[acme, [northwind]]]);
     } finally {
       duck.close();

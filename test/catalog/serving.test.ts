@@ -24,7 +24,14 @@ describe('serving publications', function () {
     const root = join(app.config.dataDir, '..', 'delivery');
     const dir = await writeDay(root, day, {
       postings: [{ source: 'greenhouse', board: 'northwind', id: '1', opening: 'A' }],
-      ...(release ? { registry: { release_id: release, companies: [{ company_id: '44444444-4444-4444-8444-444444444444', name: 'Northwind Logistics' }] } } : {}),
+      ...(release
+        ? {
+            registry: {
+              release_id: release,
+              companies: [{ company_id: '44444444-4444-4444-8444-444444444444', name: 'Northwind Logistics' }],
+            },
+          }
+        : {}),
       ...spec,
     });
     await publish({ input: dir, snapshotsDir: app.config.snapshotsDir, dataDir: app.config.dataDir, quiet: true, memoryLimit: '1GB' });
@@ -62,11 +69,17 @@ describe('serving publications', function () {
     await cp(join(app.config.snapshotsDir, 'registry', 'r-1'), join(app.config.snapshotsDir, 'registry', 'r-9'), { recursive: true });
     await writeFile(join(app.config.snapshotsDir, 'registry', 'ACTIVE'), 'r-9\n');
     await app.service.watcher.check();
-    expect((await app.api.get<Health>('/healthz')).body).to.deep.include({ catalog: { watermark: cutoffOf(2) }, registry: { release_id: 'r-1' } });
+    expect((await app.api.get<Health>('/healthz')).body).to.deep.include({
+      catalog: { watermark: cutoffOf(2) },
+      registry: { release_id: 'r-1' },
+    });
     // The next publication names its release, and both move in the same instant.
     await publishDay(3, 'r-3');
     await app.service.watcher.check();
-    expect((await app.api.get<Health>('/healthz')).body).to.deep.include({ catalog: { watermark: cutoffOf(3) }, registry: { release_id: 'r-3' } });
+    expect((await app.api.get<Health>('/healthz')).body).to.deep.include({
+      catalog: { watermark: cutoffOf(3) },
+      registry: { release_id: 'r-3' },
+    });
   });
 
   it('serves a publication made before serving files were built at publish, building them into its cache, and removes what a killed server left there', async () => {
@@ -79,7 +92,15 @@ describe('serving publications', function () {
     // Its events: two jobs created (their jobs copied from the publication's documents by the
     // publisher) and one withdrawn (its job, gone from the publication, carried in the event).
     await publishDay(4, undefined, {
-      postings: ['2', '3'].map((id) => ({ source: 'greenhouse', board: 'northwind', id, opening: `B${id}`, title: `Dispatcher ${id}`, employment_type: 'full_time', company: null })),
+      postings: ['2', '3'].map((id) => ({
+        source: 'greenhouse',
+        board: 'northwind',
+        id,
+        opening: `B${id}`,
+        title: `Dispatcher ${id}`,
+        employment_type: 'full_time',
+        company: null,
+      })),
       reads: [{ source: 'greenhouse', board: 'northwind', complete: false }],
       withdrawals: [{ source: 'greenhouse', id: '1' }],
     });
@@ -98,14 +119,24 @@ describe('serving publications', function () {
     expect(names.filter((n) => n.includes(`.tmp-${dead}`))).to.deep.equal([]);
     // The server serialises every event's job; the publisher wrote the same bytes.
     const built = await readFile(join(app.config.dataDir, 'feed', cutoffOf(4), 'events.jsonl'), 'utf8');
-    expect(built.split('\n').map((line) => line && (JSON.parse(line) as { type: string }).type)).to.have.members(['created', 'created', 'expired', '']);
+    expect(built.split('\n').map((line) => line && (JSON.parse(line) as { type: string }).type)).to.have.members([
+      'created',
+      'created',
+      'expired',
+      '',
+    ]);
     expect(published).to.equal(built);
     // The next publication carries its own: nothing of it goes into the cache.
     await publishDay(5);
     await app.service.watcher.check();
     expect((await app.api.get<Health>('/healthz')).body.catalog.watermark).to.equal(cutoffOf(5));
     expect(await readdir(join(app.config.dataDir, 'serving'))).to.not.include(cutoffOf(5));
-    expect(await readdir(join(app.config.snapshotsDir, 'catalog', cutoffOf(5), 'serving'))).to.include.members(['documents.jsonl', 'source-data.jsonl', 'title.index', 'description.index']);
+    expect(await readdir(join(app.config.snapshotsDir, 'catalog', cutoffOf(5), 'serving'))).to.include.members([
+      'documents.jsonl',
+      'source-data.jsonl',
+      'title.index',
+      'description.index',
+    ]);
     // Only the newest three publications keep their serving files; every one keeps its feed.
     const catalog = join(app.config.snapshotsDir, 'catalog');
     expect(await readdir(join(catalog, cutoffOf(2)))).to.not.include('serving');

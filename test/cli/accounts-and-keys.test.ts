@@ -35,7 +35,10 @@ describe('CLI: accounts and keys', function () {
     expect(account).to.include({ plan: 'paid-5k', subscription: 'active' });
     expect(account.account_id).to.match(/^acct_[a-z2-7]{16}$/);
 
-    const issued = JSON.parse((await cli('keys', 'create', '--account', account.account_id, '--json')).stdout) as { key: string; key_id: string };
+    const issued = JSON.parse((await cli('keys', 'create', '--account', account.account_id, '--json')).stdout) as {
+      key: string;
+      key_id: string;
+    };
     expect(issued.key).to.match(/^jps_live_[a-z2-7]{16}\.[A-Za-z0-9_-]{43}$/);
 
     server = await startServer(['--data-dir', dataDir, '--snapshots-dir', join(root, 'snapshots')]);
@@ -56,14 +59,21 @@ describe('CLI: accounts and keys', function () {
   });
 
   it('changes plan and subscription with accounts set, also through the running server', async () => {
-    const created = JSON.parse((await cli('accounts', 'create', '--plan', 'free', '--json')).stdout) as { account_id: string; subscription: string };
+    const created = JSON.parse((await cli('accounts', 'create', '--plan', 'free', '--json')).stdout) as {
+      account_id: string;
+      subscription: string;
+    };
     expect(created.subscription).to.equal('none');
-    const changed = JSON.parse((await cli('accounts', 'set', created.account_id, '--plan', 'paid-25k', '--subscription', 'active', '--json')).stdout) as {
+    const changed = JSON.parse(
+      (await cli('accounts', 'set', created.account_id, '--plan', 'paid-25k', '--subscription', 'active', '--json')).stdout,
+    ) as {
       plan: string;
       subscription: string;
     };
     expect(changed).to.include({ plan: 'paid-25k', subscription: 'active' });
-    const funded = JSON.parse((await cli('accounts', 'set', created.account_id, '--billing-model', 'requests', '--prepaid', '12.5', '--json')).stdout) as { billing_model: string; prepaid_usd: number };
+    const funded = JSON.parse(
+      (await cli('accounts', 'set', created.account_id, '--billing-model', 'requests', '--prepaid', '12.5', '--json')).stdout,
+    ) as { billing_model: string; prepaid_usd: number };
     expect(funded).to.include({ billing_model: 'requests', prepaid_usd: 12.5 });
     const refused = await runCli(['accounts', 'set', created.account_id, '--prepaid', '1.234', '--data-dir', dataDir]);
     expect(refused.code).to.equal(2);

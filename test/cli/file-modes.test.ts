@@ -22,7 +22,7 @@ async function modes(dir: string): Promise<{ path: string; mode: number; folder:
 describe('file modes of the data folder', function () {
   this.timeout(240_000);
 
-  it("keeps the data folder and every file the commands and the server write in it to its owner (0700 / 0600), also a folder an older version left open", async () => {
+  it('keeps the data folder and every file the commands and the server write in it to its owner (0700 / 0600), also a folder an older version left open', async () => {
     const root = await tempDir('modes');
     const dataDir = join(root, 'data');
     const dirs = ['--data-dir', dataDir, '--snapshots-dir', join(root, 'snapshots')];
@@ -31,8 +31,12 @@ describe('file modes of the data folder', function () {
     await chmod(dataDir, 0o755);
     await generateCorpus({ jobs: 200, seed: 4, days: 1, start: '2026-11-18' }, join(root, 'corpus'), { workers: 0 });
     expect((await runCli(['publish', '--input', join(root, 'corpus', 'day-001'), ...dirs])).code).to.equal(0);
-    const account = JSON.parse((await runCli(['accounts', 'create', '--plan', 'paid-5k', '--json', '--data-dir', dataDir])).stdout) as { account_id: string };
-    const { key } = JSON.parse((await runCli(['keys', 'create', '--account', account.account_id, '--json', '--data-dir', dataDir])).stdout) as { key: string };
+    const account = JSON.parse((await runCli(['accounts', 'create', '--plan', 'paid-5k', '--json', '--data-dir', dataDir])).stdout) as {
+      account_id: string;
+    };
+    const { key } = JSON.parse(
+      (await runCli(['keys', 'create', '--account', account.account_id, '--json', '--data-dir', dataDir])).stdout,
+    ) as { key: string };
 
     const server = await startServer([...dirs, '--ledger-compact-ms', '200']);
     try {
@@ -53,8 +57,14 @@ describe('file modes of the data folder', function () {
 
     expect((await lstat(dataDir)).mode & 0o777).to.equal(0o700);
     const all = await modes(dataDir);
-    expect(all.some((f) => f.path.includes(`${join(dataDir, 'exports')}/`) && !f.folder), 'an export file').to.equal(true);
-    expect(all.some((f) => f.path.includes(join(dataDir, 'state')) && !f.folder), 'the store').to.equal(true);
+    expect(
+      all.some((f) => f.path.includes(`${join(dataDir, 'exports')}/`) && !f.folder),
+      'an export file',
+    ).to.equal(true);
+    expect(
+      all.some((f) => f.path.includes(join(dataDir, 'state')) && !f.folder),
+      'the store',
+    ).to.equal(true);
     const open = all.filter((f) => (f.mode & 0o077) !== 0).map((f) => `${f.path.slice(dataDir.length)} ${f.mode.toString(8)}`);
     expect(open).to.deep.equal([]);
     await rm(root, { recursive: true, force: true });

@@ -51,7 +51,11 @@ describe('CLI: keys import (keys migrated from the older system)', function () {
 
   it('reads the key from stdin with --key -, also through the running server', async () => {
     const key = olderKey();
-    const imported = await runCli(['keys', 'import', '--account', accountId, '--key', '-', '--name', 'migrated', '--data-dir', dataDir], {}, `${key}\n`);
+    const imported = await runCli(
+      ['keys', 'import', '--account', accountId, '--key', '-', '--name', 'migrated', '--data-dir', dataDir],
+      {},
+      `${key}\n`,
+    );
     expect(imported.code, imported.stderr).to.equal(0);
     expect(imported.stderr).to.include('running server');
     expect(imported.stdout).to.include(key.slice(8, 24)).and.not.include(key.split('.')[1]);
@@ -59,7 +63,11 @@ describe('CLI: keys import (keys migrated from the older system)', function () {
   });
 
   it('refuses a malformed key with a clear error that does not repeat it', async () => {
-    for (const malformed of ['jp_live_abc.secret', `jp_test_${randomKeyId()}.${randomBytes(32).toString('base64url')}`, olderKey().slice(0, -1)]) {
+    for (const malformed of [
+      'jp_live_abc.secret',
+      `jp_test_${randomKeyId()}.${randomBytes(32).toString('base64url')}`,
+      olderKey().slice(0, -1),
+    ]) {
       const refused = await runCli(['keys', 'import', '--account', accountId, '--key', malformed, '--data-dir', dataDir]);
       expect(refused.code, malformed).to.equal(2);
       expect(refused.stderr).to.include('keys import: the key is malformed').and.include('jp_live_<key_id>.<secret>');

@@ -7,7 +7,10 @@ import { promisify } from 'node:util';
 import { tempDir } from '../support/app.js';
 import { runCli, type CliResult } from '../support/cli.js';
 
-const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; bin?: Record<string, string> };
+const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+  bin?: Record<string, string>;
+};
 
 /** The `jps` command of package.json's bin, run as npx runs it: the file itself, through its #! line. */
 async function runBin(args: string[]): Promise<CliResult> {
@@ -68,11 +71,20 @@ describe('CLI: the operator surface', function () {
 
   it('refuses a bad setting in one line and the usage, exit code 2, from a flag, the environment, and npm start', async () => {
     const flag = await runCli(['serve', '--log-level', 'verbose', '--data-dir', join(root, 'data')]);
-    expectOneLineError(flag, /^serve: --log-level must be one of fatal, error, warn, info, debug, trace, silent \(e\.g\. --log-level info\); got "verbose"$/);
+    expectOneLineError(
+      flag,
+      /^serve: --log-level must be one of fatal, error, warn, info, debug, trace, silent \(e\.g\. --log-level info\); got "verbose"$/,
+    );
     expect(flag.stderr).to.include('Usage: npm run cli -- serve');
     // What `npm start -- --log-level verbose` runs: refused before the demo catalog is built.
-    expectOneLineError(await runCli(['serve', '--demo', '--log-level', 'verbose', '--data-dir', join(root, 'data')]), '--log-level must be one of');
-    expectOneLineError(await runCli(['accounts', 'list', '--data-dir', join(root, 'data')], { JPS_LOG_LEVEL: 'verbose' }), 'JPS_LOG_LEVEL must be one of');
+    expectOneLineError(
+      await runCli(['serve', '--demo', '--log-level', 'verbose', '--data-dir', join(root, 'data')]),
+      '--log-level must be one of',
+    );
+    expectOneLineError(
+      await runCli(['accounts', 'list', '--data-dir', join(root, 'data')], { JPS_LOG_LEVEL: 'verbose' }),
+      'JPS_LOG_LEVEL must be one of',
+    );
     expectOneLineError(await runCli(['serve', '--port', 'eighty']), 'serve: --port must be a whole number');
     // Help needs no valid settings.
     expect((await runCli(['serve', '--help'], { JPS_LOG_LEVEL: 'verbose' })).code).to.equal(0);

@@ -22,13 +22,22 @@ describe('serve with relative data and snapshots folders', function () {
 
   it('downloads export file 1 as gzip (200), as the README shows, when --data-dir is a relative path', async () => {
     // The CLI runs in the repository folder, like this test: the folders are given relative to it.
-    const dirs = ['--data-dir', relative(process.cwd(), join(root, 'data')), '--snapshots-dir', relative(process.cwd(), join(root, 'snapshots'))];
+    const dirs = [
+      '--data-dir',
+      relative(process.cwd(), join(root, 'data')),
+      '--snapshots-dir',
+      relative(process.cwd(), join(root, 'snapshots')),
+    ];
     expect(dirs[1]).not.to.match(/^\//);
     await generateCorpus({ jobs: 200, seed: 7, days: 1, start: '2026-11-18' }, join(root, 'corpus'), { workers: 0 });
     const published = await runCli(['publish', '--input', join(root, 'corpus', 'day-001'), ...dirs]);
     expect(published.code, published.stderr).to.equal(0);
-    const account = JSON.parse((await runCli(['accounts', 'create', '--plan', 'paid-5k', '--json', ...dirs.slice(0, 2)])).stdout) as { account_id: string };
-    const { key } = JSON.parse((await runCli(['keys', 'create', '--account', account.account_id, '--json', ...dirs.slice(0, 2)])).stdout) as { key: string };
+    const account = JSON.parse((await runCli(['accounts', 'create', '--plan', 'paid-5k', '--json', ...dirs.slice(0, 2)])).stdout) as {
+      account_id: string;
+    };
+    const { key } = JSON.parse(
+      (await runCli(['keys', 'create', '--account', account.account_id, '--json', ...dirs.slice(0, 2)])).stdout,
+    ) as { key: string };
 
     server = await startServer(dirs);
     const api = new ApiClient(server.url);

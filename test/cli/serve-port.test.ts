@@ -23,7 +23,9 @@ const portOf = (server: Server) => (server.address() as AddressInfo).port;
 function serveOnce(args: string[], limitMs: number): Promise<{ code: number | null; stderr: string; ms: number }> {
   return new Promise((done, fail) => {
     const started = Date.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args], { env: { ...process.env, JPS_LOG_LEVEL: 'silent' } });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args], {
+      env: { ...process.env, JPS_LOG_LEVEL: 'silent' },
+    });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);

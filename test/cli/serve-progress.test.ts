@@ -16,7 +16,9 @@ interface LogLine {
 /** `serve` until it prints where it listens, then SIGTERM: everything it wrote on the way. */
 function serveUntilListening(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--json', '--port', '0', ...args], { env: { ...process.env, JPS_LOG_LEVEL: 'info' } });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--json', '--port', '0', ...args], {
+      env: { ...process.env, JPS_LOG_LEVEL: 'info' },
+    });
     let stdout = '';
     let stderr = '';
     let stopping = false;

@@ -30,7 +30,10 @@ interface Json {
 }
 
 async function call(url: string, path: string, key: string, init: RequestInit = {}): Promise<Json> {
-  const res = await fetch(`${url}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+  const res = await fetch(`${url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+  });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: res.headers };
 }
@@ -66,13 +69,21 @@ describe('a cluster: publisher, three API replicas, one PostgreSQL, one S3-compa
   }
 
   async function publishDay(day: number): Promise<string> {
-    const dirs = ['--snapshots-dir', join(root, 'publisher', 'snapshots'), '--data-dir', join(root, 'publisher', 'data'), '--object-store', s3.url('svc')];
+    const dirs = [
+      '--snapshots-dir',
+      join(root, 'publisher', 'snapshots'),
+      '--data-dir',
+      join(root, 'publisher', 'data'),
+      '--object-store',
+      s3.url('svc'),
+    ];
     const result = await runCli(['publish', '--json', '--input', join(root, 'corpus', `day-00${day}`), ...dirs], s3.env);
     expect(result.code, result.stderr).to.equal(0);
     return (JSON.parse(result.stdout) as { watermark: string }).watermark;
   }
 
-  const watermarkOf = async (url: string) => ((await (await fetch(`${url}/healthz`)).json()) as { catalog: { watermark: string | null } }).catalog.watermark;
+  const watermarkOf = async (url: string) =>
+    ((await (await fetch(`${url}/healthz`)).json()) as { catalog: { watermark: string | null } }).catalog.watermark;
 
   before(async () => {
     root = await tempDir('cluster');
@@ -80,14 +91,22 @@ describe('a cluster: publisher, three API replicas, one PostgreSQL, one S3-compa
     databaseUrl = await (await testPostgres()).database(`cluster_${process.pid}`);
     await generateCorpus({ jobs: JOBS, seed: 19, days: 2, start: '2026-11-18' }, join(root, 'corpus'), { workers: 0 });
     args = (name: string) => [
-      '--database-url', databaseUrl,
-      '--object-store', s3.url('svc'),
-      '--data-dir', join(root, name, 'data'),
-      '--snapshots-dir', join(root, name, 'snapshots'),
-      '--catalog-poll-ms', '300',
-      '--export-lease-ms', '3000',
-      '--node-lease-ms', '3000',
-      '--ledger-compact-ms', '0',
+      '--database-url',
+      databaseUrl,
+      '--object-store',
+      s3.url('svc'),
+      '--data-dir',
+      join(root, name, 'data'),
+      '--snapshots-dir',
+      join(root, name, 'snapshots'),
+      '--catalog-poll-ms',
+      '300',
+      '--export-lease-ms',
+      '3000',
+      '--node-lease-ms',
+      '3000',
+      '--ledger-compact-ms',
+      '0',
     ];
     await publishDay(1);
     replicas.push(...(await Promise.all(['r1', 'r2', 'r3'].map((name) => startServer(args(name), s3.env)))));
@@ -103,7 +122,8 @@ describe('a cluster: publisher, three API replicas, one PostgreSQL, one S3-compa
 
   it('serves a new publication on every replica', async () => {
     const watermark = await publishDay(2);
-    for (const replica of replicas) await until(`${replica.url} to serve ${watermark}`, async () => ((await watermarkOf(replica.url)) === watermark ? true : undefined));
+    for (const replica of replicas)
+      await until(`${replica.url} to serve ${watermark}`, async () => ((await watermarkOf(replica.url)) === watermark ? true : undefined));
   });
 
   it('pages a search across replicas: each page from another, every job once', async () => {
@@ -113,7 +133,10 @@ describe('a cluster: publisher, three API replicas, one PostgreSQL, one S3-compa
       const ids: string[] = [];
       let cursor: string | null = null;
       do {
-        const page = await call(pick(), '/v1/jobs/search', key, { method: 'POST', body: JSON.stringify(cursor ? { ...body, cursor } : body) });
+        const page = await call(pick(), '/v1/jobs/search', key, {
+          method: 'POST',
+          body: JSON.stringify(cursor ? { ...body, cursor } : body),
+        });
         expect(page.status, JSON.stringify(page.body)).to.equal(200);
         ids.push(...(page.body.data as { job_id: string }[]).map((j) => j.job_id));
         cursor = page.body.next_cursor as string | null;
@@ -131,7 +154,11 @@ describe('a cluster: publisher, three API replicas, one PostgreSQL, one S3-compa
     const key = await account('free'); // 30 requests a minute
     // The burst lands in one window: not in its last 20 seconds.
     await until('the start of a window', () => Promise.resolve(Date.now() % 60_000 < 40_000 ? true : undefined), 61_000);
-    const statuses = await Promise.all(Array.from({ length: 90 }, () => fetch(`${next()}/v1/jobs?limit=1`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 90 }, () =>
+        fetch(`${next()}/v1/jobs?limit=1`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status),
+      ),
+    );
     expect(statuses.filter((s) => s === 200)).to.have.length(30);
     expect(statuses.filter((s) => s === 429)).to.have.length(60);
   });
@@ -142,10 +169,14 @@ describe('a cluster: publisher, three API replicas, one PostgreSQL, one S3-compa
     try {
       // Each request of the session goes to the next replica: the level set on one holds on the others.
       output(await client.callTool({ name: 'set_confirmation_level', arguments: { level: 'never' } }));
-      const saved = output<{ file: { file_id: string; jobs: number } }>(await client.callTool({ name: 'search_jobs', arguments: { save_to_file: true, fields: ['job_id'] } }));
+      const saved = output<{ file: { file_id: string; jobs: number } }>(
+        await client.callTool({ name: 'search_jobs', arguments: { save_to_file: true, fields: ['job_id'] } }),
+      );
       const read: string[] = [];
       for (let offset = 0; offset < 60; offset += 10) {
-        const page = output<{ jobs: { job_id: string }[] }>(await client.callTool({ name: 'read_file', arguments: { file_id: saved.file.file_id, offset, limit: 10 } }));
+        const page = output<{ jobs: { job_id: string }[] }>(
+          await client.callTool({ name: 'read_file', arguments: { file_id: saved.file.file_id, offset, limit: 10 } }),
+        );
         read.push(...page.jobs.map((j) => j.job_id));
       }
       const listed = await call(next(), '/v1/jobs?limit=60&fields=job_id', key);
@@ -162,19 +193,26 @@ describe('a cluster: publisher, three API replicas, one PostgreSQL, one S3-compa
     const exportId = created.body.export_id as string;
     // The replica that created it runs it: killed while it writes the first file.
     const firstRunner = await until('the export to start', async () => {
-      const [row] = await store.query<{ status: string; runner: string }>('SELECT status, runner FROM exports WHERE export_id = $1', [exportId]);
+      const [row] = await store.query<{ status: string; runner: string }>('SELECT status, runner FROM exports WHERE export_id = $1', [
+        exportId,
+      ]);
       return row!.status === 'running' ? row!.runner : undefined;
     });
     const killed = replicas.shift()!;
     killed.process.kill('SIGKILL');
-    const [left] = await store.query<{ status: string; files: unknown[] }>('SELECT status, files FROM exports WHERE export_id = $1', [exportId]);
+    const [left] = await store.query<{ status: string; files: unknown[] }>('SELECT status, files FROM exports WHERE export_id = $1', [
+      exportId,
+    ]);
     expect(left!.status, 'killed mid-export').to.equal('running');
     expect(left!.files.length).to.be.lessThan(Math.ceil(JOBS / 10_000));
 
     // Another replica's runner takes it over once the killed one's lease has run out: seen holding it,
     // or (on a busy machine the poll can miss that) seen completed, which the killed replica cannot do.
     const taken = await until('another runner to take the export over', async () => {
-      const [row] = await store.query<{ status: string; runner: string | null }>('SELECT status, runner FROM exports WHERE export_id = $1', [exportId]);
+      const [row] = await store.query<{ status: string; runner: string | null }>(
+        'SELECT status, runner FROM exports WHERE export_id = $1',
+        [exportId],
+      );
       return row!.status === 'completed' || (row!.runner !== null && row!.runner !== firstRunner) ? row!.status : undefined;
     });
     expect(taken).to.be.oneOf(['running', 'completed']);
@@ -191,13 +229,21 @@ describe('a cluster: publisher, three API replicas, one PostgreSQL, one S3-compa
     replicas.push(await startServer(args('r4'), s3.env));
     for (const file of files) {
       for (const replica of replicas) {
-        const res = await fetch(`${replica.url}/v1/jobs/exports/${exportId}/files/${file.n}`, { headers: { authorization: `Bearer ${key}` } });
+        const res = await fetch(`${replica.url}/v1/jobs/exports/${exportId}/files/${file.n}`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
         expect(res.status).to.equal(200);
-        expect(createHash('sha256').update(Buffer.from(await res.arrayBuffer())).digest('hex')).to.equal(file.sha256);
+        expect(
+          createHash('sha256')
+            .update(Buffer.from(await res.arrayBuffer()))
+            .digest('hex'),
+        ).to.equal(file.sha256);
       }
     }
     // Charged once: one ledger row for the export, and the month's records are the export's.
-    const [month] = await store.query<{ records_used: string }>('SELECT records_used FROM usage_months WHERE account_id = $1', [accounts.get(key)]);
+    const [month] = await store.query<{ records_used: string }>('SELECT records_used FROM usage_months WHERE account_id = $1', [
+      accounts.get(key),
+    ]);
     expect(Number(month!.records_used)).to.equal(done.record_count);
     const [charged] = await store.query<{ records: string; rows: string }>(
       'SELECT sum(records_charged) AS records, count(*) AS rows FROM ledger WHERE request_id = $1',
@@ -213,7 +259,9 @@ describe('a cluster: publisher, three API replicas, one PostgreSQL, one S3-compa
     const today = new Date().toISOString().slice(0, 10);
     // The jobs_list group alone: the analytics calls themselves are requests of the usage group.
     const analytics = (url: string) =>
-      call(url, `/v1/usage/analytics?start=${today}&end=${today}&group_by=route_class`, key).then((r) => (r.body.data as { group: string; requests: number }[]).filter((d) => d.group === 'jobs_list'));
+      call(url, `/v1/usage/analytics?start=${today}&end=${today}&group_by=route_class`, key).then((r) =>
+        (r.body.data as { group: string; requests: number }[]).filter((d) => d.group === 'jobs_list'),
+      );
     // Settled a moment after each answer: wait until every request shows.
     const before = await until('the requests to settle', async () => {
       const days = await analytics(replicas[0]!.url);
@@ -221,7 +269,11 @@ describe('a cluster: publisher, three API replicas, one PostgreSQL, one S3-compa
     });
     // A replica of the service compacts (here in this process, with no grace): the rows move to the bucket.
     const restore = useS3Environment(s3);
-    const stores = openStores({ objectStore: s3.url('svc'), snapshotsDir: join(root, 'compactor', 'snapshots'), dataDir: join(root, 'compactor', 'data') });
+    const stores = openStores({
+      objectStore: s3.url('svc'),
+      snapshotsDir: join(root, 'compactor', 'snapshots'),
+      dataDir: join(root, 'compactor', 'data'),
+    });
     const engine = await QueryEngine.open({ timeoutMs: 60_000 });
     try {
       const ledger = new Ledger(store, engine, stores, createLogger('silent'), { alone: false });
@@ -232,7 +284,10 @@ describe('a cluster: publisher, three API replicas, one PostgreSQL, one S3-compa
       stores.close();
       restore();
     }
-    const [left] = await store.query<{ n: string }>("SELECT count(*) AS n FROM ledger WHERE account_id = $1 AND route_class = 'jobs_list'", [accounts.get(key)]);
+    const [left] = await store.query<{ n: string }>(
+      "SELECT count(*) AS n FROM ledger WHERE account_id = $1 AND route_class = 'jobs_list'",
+      [accounts.get(key)],
+    );
     expect(Number(left!.n), 'jobs_list rows left in PostgreSQL').to.equal(0);
     expect((await s3.store('svc').list('ledger/')).length).to.be.greaterThan(0);
     for (const replica of replicas) expect(await analytics(replica.url), replica.url).to.deep.equal(before);

@@ -24,7 +24,8 @@ interface Operation {
 function resolve<T>(node: T & { $ref?: string }): T {
   if (!node.$ref) return node;
   let current: unknown = openapi;
-  for (const part of node.$ref.replace(/^#\//, '').split('/')) current = (current as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  for (const part of node.$ref.replace(/^#\//, '').split('/'))
+    current = (current as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
   return resolve(current as T & { $ref?: string });
 }
 
@@ -38,11 +39,17 @@ function operations(): { method: string; path: string; operation: Operation }[] 
 
 /** Every request body example of the contract: operation, name, value. */
 const requestExamples = operations().flatMap(({ method, path, operation }) =>
-  Object.entries(operation.requestBody?.content?.['application/json']?.examples ?? {}).map(([name, example]) => ({ method, path, name, value: resolve(example).value })),
+  Object.entries(operation.requestBody?.content?.['application/json']?.examples ?? {}).map(([name, example]) => ({
+    method,
+    path,
+    name,
+    value: resolve(example).value,
+  })),
 );
 
 /** The es_dsl query examples of the EsDslRequest schema. */
-const esDslQueries = ((openapi.components.schemas!.EsDslRequest as { properties: { query: { examples?: unknown[] } } }).properties.query.examples ?? []);
+const esDslQueries =
+  (openapi.components.schemas!.EsDslRequest as { properties: { query: { examples?: unknown[] } } }).properties.query.examples ?? [];
 
 describe('the examples of openapi.yaml', function () {
   this.timeout(120_000);
@@ -87,7 +94,8 @@ describe('the examples of openapi.yaml', function () {
           const schema: object = resolve(media.schema as { $ref?: string });
           const validate = ajv.compile({ ...schema, components: openapi.components });
           for (const [name, example] of Object.entries(media.examples ?? {})) {
-            if (!validate(resolve(example).value)) wrong.push(`${method} ${path} ${status} ${type} "${name}": ${ajv.errorsText(validate.errors)}`);
+            if (!validate(resolve(example).value))
+              wrong.push(`${method} ${path} ${status} ${type} "${name}": ${ajv.errorsText(validate.errors)}`);
           }
         }
       }

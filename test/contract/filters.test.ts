@@ -13,7 +13,9 @@ const jobFilters = () => deref(((contract().components as Node).schemas as Node)
 
 describe('the filter table and openapi.yaml', () => {
   it('has every query parameter of GET /v1/jobs but the listing options, and no other', () => {
-    const parameters = [...operationOf('GET', '/v1/jobs')!.parameters.keys()].filter((name) => !(LIST_OPTIONS as readonly string[]).includes(name));
+    const parameters = [...operationOf('GET', '/v1/jobs')!.parameters.keys()].filter(
+      (name) => !(LIST_OPTIONS as readonly string[]).includes(name),
+    );
     expect([...FILTER_INPUTS].sort()).to.deep.equal(parameters.sort());
   });
 
@@ -40,7 +42,12 @@ describe('the filter table and openapi.yaml', () => {
       .slice(2)
       .map((line) => line.trim())
       .filter((line, i, all) => line.startsWith('|') && all.slice(0, i).every((l) => l.startsWith('|')))
-      .map((line) => line.split('|').slice(1, -1).map((cell) => Array.from(cell.matchAll(/`([^`]+)`/g), (m) => m[1]!)));
+      .map((line) =>
+        line
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => Array.from(cell.matchAll(/`([^`]+)`/g), (m) => m[1]!)),
+      );
     const documented = new Set(rows.flatMap(([fields]) => fields!));
     expect([...documented].sort()).to.deep.equal(Object.keys(ES_DSL_FIELDS).sort());
 

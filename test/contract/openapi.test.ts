@@ -48,7 +48,11 @@ describe('openapi.yaml', () => {
 
   it('has each documented route once in the route table (src/http/routes.ts), which mounts and classes them', () => {
     const table = ROUTES.map((r) => `${r.method} ${r.path.replace(/:([A-Za-z]+)/g, '{$1}')}`);
-    expect(table.sort()).to.deep.equal(documentedRoutes().filter((r) => r.includes(' /v1/')).sort());
+    expect(table.sort()).to.deep.equal(
+      documentedRoutes()
+        .filter((r) => r.includes(' /v1/'))
+        .sort(),
+    );
   });
 
   it('has every documented route mounted in the app', async () => {
@@ -62,7 +66,14 @@ describe('openapi.yaml', () => {
     for (const route of SPEC_ROUTES) {
       const [method, template] = route.split(' ') as [string, string];
       const path = template.replace(/\{[^}]+\}/g, (p) => sample[p]!);
-      const body = method === 'GET' ? undefined : route.includes('es_dsl') ? { query: { match_all: {} } } : route.includes('overage') ? { enabled: true } : {};
+      const body =
+        method === 'GET'
+          ? undefined
+          : route.includes('es_dsl')
+            ? { query: { match_all: {} } }
+            : route.includes('overage')
+              ? { enabled: true }
+              : {};
       const res = await app.api.request<{ error?: { code: string } }>(method, path, { key, body });
       expect(res.body.error?.code ?? 'ok', route).not.to.be.oneOf(['route_not_found', 'method_not_allowed']);
     }

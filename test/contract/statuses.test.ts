@@ -18,7 +18,11 @@ interface Context {
 
 /** A request of the operation that succeeds: path with real ids and the parameters it needs, and a body. */
 function valid(c: Context, method: string, path: string): { path: string; body?: unknown } {
-  const at = path.replace('{jobId}', c.ids.job).replace('{companyId}', c.ids.company).replace('{exportId}', c.ids.export).replace('{n}', '1');
+  const at = path
+    .replace('{jobId}', c.ids.job)
+    .replace('{companyId}', c.ids.company)
+    .replace('{exportId}', c.ids.export)
+    .replace('{n}', '1');
   if (path === '/v1/jobs/changes') return { path: `${at}?since=2000-01-01T00:00:00Z&limit=2` };
   if (method === 'POST' && path === '/v1/jobs/exports') return { path: at, body: { max_records: 3 } };
   if (method === 'POST' && path === '/v1/jobs/search/es_dsl') return { path: at, body: { query: { match_all: {} }, limit: 2 } };
@@ -27,17 +31,29 @@ function valid(c: Context, method: string, path: string): { path: string; body?:
   return { path: at };
 }
 
-const send = (c: Context, method: string, path: string, extra: { key?: string | null; headers?: Record<string, string>; body?: unknown; query?: string; app?: TestApp; noWait?: boolean } = {}) => {
+const send = (
+  c: Context,
+  method: string,
+  path: string,
+  extra: { key?: string | null; headers?: Record<string, string>; body?: unknown; query?: string; app?: TestApp; noWait?: boolean } = {},
+) => {
   const request = valid(c, method, path);
   const url = extra.query ? `${request.path}${request.path.includes('?') ? '&' : '?'}${extra.query}` : request.path;
   const key = extra.key === null ? undefined : (extra.key ?? c.key);
   // A full request window is waited out (the test app moves its clock), but where the 429 is the point.
-  return (extra.app ?? c.app).api.request(method, url, { ...(key ? { key } : {}), headers: extra.headers ?? {}, body: extra.body ?? request.body, noWait: extra.noWait ?? false });
+  return (extra.app ?? c.app).api.request(method, url, {
+    ...(key ? { key } : {}),
+    headers: extra.headers ?? {},
+    body: extra.body ?? request.body,
+    noWait: extra.noWait ?? false,
+  });
 };
 
 /** A ledger segment the store lists as durable whose file is gone (in the bare app): the usage ledger cannot be read. */
 async function withLostSegment(c: Context, read: () => Promise<ApiResponse>): Promise<ApiResponse> {
-  const [segment] = await c.bare.store.query<{ segment_id: string }>("INSERT INTO ledger_segments (day, state, rows) VALUES (current_date, 'durable', 1) RETURNING segment_id");
+  const [segment] = await c.bare.store.query<{ segment_id: string }>(
+    "INSERT INTO ledger_segments (day, state, rows) VALUES (current_date, 'durable', 1) RETURNING segment_id",
+  );
   try {
     return await read();
   } finally {
@@ -78,7 +94,12 @@ function wayTo(method: string, path: string, status: string): Way {
         }
       },
     },
-    'POST /v1/jobs/exports 422': { trigger: async (c) => (await send(c, method, path, { headers: { 'idempotency-key': 'k-exports' } }), send(c, method, path, { headers: { 'idempotency-key': 'k-exports' }, body: { max_records: 4 } })) },
+    'POST /v1/jobs/exports 422': {
+      trigger: async (c) => (
+        await send(c, method, path, { headers: { 'idempotency-key': 'k-exports' } }),
+        send(c, method, path, { headers: { 'idempotency-key': 'k-exports' }, body: { max_records: 4 } })
+      ),
+    },
     'POST /v1/jobs/exports 503': { coveredBy: 'test/http/exports.test.ts', checks: 'export_unavailable' },
     'PUT /v1/account/overage 400': { trigger: (c) => send(c, method, path, { body: {} }) },
     'PUT /v1/account/overage 403': { trigger: async (c) => send(c, method, path, { key: (await c.app.account({ plan: 'free' })).key }) },
@@ -89,7 +110,12 @@ function wayTo(method: string, path: string, status: string): Way {
         return send(c, method, path, { key });
       },
     },
-    'PUT /v1/account/overage 422': { trigger: async (c) => (await send(c, method, path, { headers: { 'idempotency-key': 'k-overage' } }), send(c, method, path, { headers: { 'idempotency-key': 'k-overage' }, body: { enabled: false } })) },
+    'PUT /v1/account/overage 422': {
+      trigger: async (c) => (
+        await send(c, method, path, { headers: { 'idempotency-key': 'k-overage' } }),
+        send(c, method, path, { headers: { 'idempotency-key': 'k-overage' }, body: { enabled: false } })
+      ),
+    },
     'PUT /v1/account/overage 429': {
       // Outside the request window (spec 4.10 rule 7), but throttled: 10 changes a minute per account.
       trigger: async (c) => {
@@ -98,22 +124,37 @@ function wayTo(method: string, path: string, status: string): Way {
         return send(c, method, path, { key, noWait: true });
       },
     },
-    'PUT /v1/account/overage 503': { unreachable: 'listed by spec 4.10 rule 6; no condition of this route answers it (a state store that fails answers 500)' },
+    'PUT /v1/account/overage 503': {
+      unreachable: 'listed by spec 4.10 rule 6; no condition of this route answers it (a state store that fails answers 500)',
+    },
     'GET /v1/jobs/{jobId} 404': { trigger: (c) => c.app.api.get('/v1/jobs/00000000-0000-4000-8000-000000000000', { key: c.key }) },
     'GET /v1/jobs/{jobId} 308': { coveredBy: 'test/http/job-identity.test.ts', checks: '308' },
     'GET /v1/jobs/{jobId} 410': { coveredBy: 'test/http/job-identity.test.ts', checks: '410' },
-    'GET /v1/companies/{companyId} 404': { trigger: (c) => c.app.api.get('/v1/companies/00000000-0000-4000-8000-000000000000', { key: c.key }) },
-    'GET /v1/companies/{companyId}/jobs 404': { trigger: (c) => c.app.api.get('/v1/companies/00000000-0000-4000-8000-000000000000/jobs', { key: c.key }) },
+    'GET /v1/companies/{companyId} 404': {
+      trigger: (c) => c.app.api.get('/v1/companies/00000000-0000-4000-8000-000000000000', { key: c.key }),
+    },
+    'GET /v1/companies/{companyId}/jobs 404': {
+      trigger: (c) => c.app.api.get('/v1/companies/00000000-0000-4000-8000-000000000000/jobs', { key: c.key }),
+    },
     'GET /v1/companies/{companyId} 308': { coveredBy: 'test/http/companies.test.ts', checks: 'moved.status).to.equal(308)' },
     'GET /v1/companies/{companyId}/jobs 308': { coveredBy: 'test/http/companies.test.ts', checks: 'movedJobs.status).to.equal(308)' },
-    'GET /v1/jobs/exports/{exportId} 404': { trigger: (c) => c.app.api.get('/v1/jobs/exports/00000000-0000-4000-8000-000000000000', { key: c.key }) },
-    'GET /v1/jobs/exports/{exportId}/files/{n} 404': { trigger: (c) => c.app.api.get(`/v1/jobs/exports/${c.ids.export}/files/99`, { key: c.key }) },
+    'GET /v1/jobs/exports/{exportId} 404': {
+      trigger: (c) => c.app.api.get('/v1/jobs/exports/00000000-0000-4000-8000-000000000000', { key: c.key }),
+    },
+    'GET /v1/jobs/exports/{exportId}/files/{n} 404': {
+      trigger: (c) => c.app.api.get(`/v1/jobs/exports/${c.ids.export}/files/99`, { key: c.key }),
+    },
     'GET /v1/jobs/exports/{exportId}/files/{n} 206': { trigger: (c) => send(c, method, path, { headers: { range: 'bytes=0-9' } }) },
     'GET /v1/jobs/exports/{exportId}/files/{n} 416': { trigger: (c) => send(c, method, path, { headers: { range: 'bytes=99999999-' } }) },
     'GET /v1/jobs/exports/{exportId}/files/{n} 503': { coveredBy: 'test/http/exports.test.ts', checks: 'export_unavailable' },
-    'GET /v1/jobs/exports/{exportId} 503': { unreachable: 'an export record is read from the state store only; a failing store answers 500' },
+    'GET /v1/jobs/exports/{exportId} 503': {
+      unreachable: 'an export record is read from the state store only; a failing store answers 500',
+    },
     'GET /v1/jobs/exports 503': { unreachable: 'the list is read from the state store only; a failing store answers 500' },
-    'GET /v1/usage/requests 404': { unreachable: 'listed by spec 4.11; documented as the generic route_not_found only: an api_key_id of no key of the account gives an empty page' },
+    'GET /v1/usage/requests 404': {
+      unreachable:
+        'listed by spec 4.11; documented as the generic route_not_found only: an api_key_id of no key of the account gives an empty page',
+    },
     'GET /v1/usage/requests 503': { trigger: (c) => withLostSegment(c, () => send(c, method, path, { app: c.bare, key: c.bareKey })) },
     'GET /v1/usage/analytics 503': { trigger: (c) => withLostSegment(c, () => send(c, method, path, { app: c.bare, key: c.bareKey })) },
     'GET /v1/jobs/changes 503': { trigger: (c) => send(c, method, path, { app: c.bare, key: c.bareKey }) },
@@ -125,7 +166,9 @@ function wayTo(method: string, path: string, status: string): Way {
     case '304':
       return { trigger: (c) => send(c, method, path, { headers: { 'if-none-match': '*' } }) };
     case '400':
-      return { trigger: (c) => (method === 'GET' ? send(c, method, path, { query: 'bogus=1' }) : send(c, method, path, { body: { bogus: 1 } })) };
+      return {
+        trigger: (c) => (method === 'GET' ? send(c, method, path, { query: 'bogus=1' }) : send(c, method, path, { body: { bogus: 1 } })),
+      };
     case '401':
       return { trigger: (c) => send(c, method, path, { key: null }) };
     case '408':
@@ -138,7 +181,10 @@ function wayTo(method: string, path: string, status: string): Way {
       return {
         trigger: async (c) => {
           const { key, accountId } = await c.app.account({ plan: 'free' });
-          await c.app.store.query("INSERT INTO rate_windows (account_id, window_start, used) VALUES ($1, date_trunc('minute', $2::timestamptz), 1000)", [accountId, new Date()]);
+          await c.app.store.query(
+            "INSERT INTO rate_windows (account_id, window_start, used) VALUES ($1, date_trunc('minute', $2::timestamptz), 1000)",
+            [accountId, new Date()],
+          );
           return send(c, method, path, { key, noWait: true });
         },
       };
@@ -157,7 +203,9 @@ function wayTo(method: string, path: string, status: string): Way {
 const documented = Object.entries(openapi.paths).flatMap(([path, item]) =>
   Object.entries(item)
     .filter(([method]) => ['get', 'post', 'put'].includes(method))
-    .flatMap(([method, operation]) => Object.keys((operation as { responses: object }).responses).map((status) => ({ method: method.toUpperCase(), path, status }))),
+    .flatMap(([method, operation]) =>
+      Object.keys((operation as { responses: object }).responses).map((status) => ({ method: method.toUpperCase(), path, status })),
+    ),
 );
 
 describe('every documented status of openapi.yaml', function () {

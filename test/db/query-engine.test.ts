@@ -42,7 +42,10 @@ describe('the query engine', () => {
         const wanted = Array.from({ length: size }, (_, i) => i).filter((i) => i % 3 === 0 || i % 7 === 1 || i === size - 1);
         const marks = new Uint8Array(size);
         await engine.mark('SELECT unnest($docs::INTEGER[]) AS doc', { docs: listValue(wanted) }, marks);
-        expect(Array.from(marks.keys()).filter((i) => marks[i] === 1), `size ${size}`).to.deep.equal(wanted);
+        expect(
+          Array.from(marks.keys()).filter((i) => marks[i] === 1),
+          `size ${size}`,
+        ).to.deep.equal(wanted);
       }
       const none = new Uint8Array(10);
       await engine.mark('SELECT 1 AS doc WHERE false', {}, none);

@@ -50,7 +50,12 @@ for (const [name, open] of backends) {
 
     it('keeps overage limits exact in cents and rolls back a refused change', async () => {
       const account = await createAccount(store, { plan: 'paid-5k' });
-      const { status } = await setOverage(store, account.account_id, { enabled: true, monthlyLimitUsd: 0.07 }, { now: new Date(), upgradeUrl: 'u' });
+      const { status } = await setOverage(
+        store,
+        account.account_id,
+        { enabled: true, monthlyLimitUsd: 0.07 },
+        { now: new Date(), upgradeUrl: 'u' },
+      );
       expect(status.monthlyLimitUsd).to.equal(0.07);
       await updateAccount(store, account.account_id, { subscription: 'canceled' });
       let refused: unknown;
@@ -60,7 +65,9 @@ for (const [name, open] of backends) {
         refused = error;
       }
       expect((refused as { code?: string }).code).to.equal('no_active_subscription');
-      const [row] = await store.query<{ overage_enabled: boolean }>('SELECT overage_enabled FROM accounts WHERE account_id = $1', [account.account_id]);
+      const [row] = await store.query<{ overage_enabled: boolean }>('SELECT overage_enabled FROM accounts WHERE account_id = $1', [
+        account.account_id,
+      ]);
       expect(row!.overage_enabled).to.equal(true);
     });
 

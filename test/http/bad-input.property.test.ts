@@ -42,15 +42,25 @@ const OPERATIONS: Operation[] = Object.entries(openapi.paths).flatMap(([template
         method: method.toUpperCase(),
         template,
         query: params.filter((p) => p.in === 'query').map((p) => p.name as string),
-        body: schema ? Object.keys((schema.properties ?? {})) : null,
+        body: schema ? Object.keys(schema.properties ?? {}) : null,
       };
     }),
 );
 
 /** Strings that have broken servers: NUL, lone surrogates, numbers in other notations, huge and empty values. */
-const ODD = ['', ' ', '\u0000', 'a\u0000b', '\ud800', 'x\udc00', '👩‍⚕️', '0x10', '1e1', '+10', '-1', '-0', '1e309', '9'.repeat(400), 'NaN', 'Infinity', '10.0', '１０', '2026-02-30', '2026-11-18T06:00:00Z', 'current,not_current', 'a'.repeat(300), '%', '%00', '\\', '"', "'", '<script>', 'null', 'true'];
+// prettier-ignore
+const ODD = [
+  '', ' ', '\u0000', 'a\u0000b', '\ud800', 'x\udc00', '👩‍⚕️', '0x10', '1e1', '+10', '-1', '-0', '1e309', '9'.repeat(400), 'NaN', 'Infinity',
+  '10.0', '１０', '2026-02-30', '2026-11-18T06:00:00Z', 'current,not_current', 'a'.repeat(300), '%', '%00', '\\', '"', "'", '<script>',
+  'null', 'true',
+];
 
-const text = fc.oneof(fc.constantFrom(...ODD), fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 8 }), fc.integer().map(String));
+const text = fc.oneof(
+  fc.constantFrom(...ODD),
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'binary', maxLength: 8 }),
+  fc.integer().map(String),
+);
 const jsonValue = fc.oneof(
   text,
   fc.constantFrom(0, -0, 1, 25, 250, 1000, 1001, -5, 1e-9, 5e-324, 0.07, 12.345, 1e21, 1e308, 2 ** 53 + 1, true, false, null),
@@ -69,16 +79,56 @@ const pathValue = fc.oneof(fc.constant('00000000-0000-4000-8000-000000000000'), 
 
 const request = fc.record({
   operation: fc.constantFrom(...OPERATIONS),
-  method: fc.oneof({ weight: 12, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE') }),
+  method: fc.oneof(
+    { weight: 12, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE') },
+  ),
   pathValues: fc.array(pathValue, { minLength: 2, maxLength: 2 }),
-  query: fc.array(fc.tuple(fc.oneof({ weight: 5, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom('nope', 'a\u0000', 'limit') }), text), { maxLength: 3 }),
+  query: fc.array(
+    fc.tuple(
+      fc.oneof({ weight: 5, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom('nope', 'a\u0000', 'limit') }),
+      text,
+    ),
+    { maxLength: 3 },
+  ),
   body: fc.oneof(
-    { weight: 4, arbitrary: fc.array(fc.tuple(fc.option(fc.constantFrom('unknown_key', 'n\u0000', ''), { freq: 6 }), jsonValue), { maxLength: 4 }) },
+    {
+      weight: 4,
+      arbitrary: fc.array(fc.tuple(fc.option(fc.constantFrom('unknown_key', 'n\u0000', ''), { freq: 6 }), jsonValue), { maxLength: 4 }),
+    },
     { weight: 1, arbitrary: fc.constantFrom('{"title": tru', '[1,2]', '"text"', '', 'null', '{"a":' + '['.repeat(3000)) },
   ),
   encoding: fc.constantFrom(undefined, undefined, undefined, 'gzip', 'deflate', 'gzip-real', 'br', 'foo'),
-  contentType: fc.constantFrom('application/json', 'application/json', 'application/json', 'text/plain', 'application/json; charset=latin1', undefined),
-  auth: fc.constantFrom('good', 'good', 'good', 'good', 'good', 'good', 'good', 'good', 'good', 'good', 'good', 'good', 'good', 'good', 'good', 'good', 'good', 'good', 'none', 'wrong'),
+  contentType: fc.constantFrom(
+    'application/json',
+    'application/json',
+    'application/json',
+    'text/plain',
+    'application/json; charset=latin1',
+    undefined,
+  ),
+  auth: fc.constantFrom(
+    'good',
+    'good',
+    'good',
+    'good',
+    'good',
+    'good',
+    'good',
+    'good',
+    'good',
+    'good',
+    'good',
+    'good',
+    'good',
+    'good',
+    'good',
+    'good',
+    'good',
+    'good',
+    'none',
+    'wrong',
+  ),
 });
 
 type Generated = typeof request extends fc.Arbitrary<infer T> ? T : never;
@@ -99,7 +149,9 @@ describe('bad input never answers 5xx (property over the contract)', function ()
   function build(g: Generated, operation: Operation): { path: string; body?: string | Buffer; headers: Record<string, string> } {
     let i = 0;
     let path = operation.template.replace(/\{[^}]+\}/g, () => g.pathValues[i++]!);
-    const query = g.query.map(([name, value], n) => `${encode(name ?? operation.query[n % Math.max(1, operation.query.length)] ?? 'limit')}=${encode(value)}`);
+    const query = g.query.map(
+      ([name, value], n) => `${encode(name ?? operation.query[n % Math.max(1, operation.query.length)] ?? 'limit')}=${encode(value)}`,
+    );
     if (query.length > 0) path += `?${query.join('&')}`;
     const headers: Record<string, string> = {};
     if (g.auth === 'good') headers.authorization = `Bearer ${key}`;
@@ -108,7 +160,11 @@ describe('bad input never answers 5xx (property over the contract)', function ()
     let body: string | Buffer =
       typeof g.body === 'string'
         ? g.body
-        : JSON.stringify(Object.fromEntries(g.body.map(([name, value], n) => [name ?? operation.body![n % Math.max(1, operation.body!.length)] ?? 'x', value])));
+        : JSON.stringify(
+            Object.fromEntries(
+              g.body.map(([name, value], n) => [name ?? operation.body![n % Math.max(1, operation.body!.length)] ?? 'x', value]),
+            ),
+          );
     if (g.contentType) headers['content-type'] = g.contentType;
     if (g.encoding === 'gzip-real') {
       body = gzipSync(body);
@@ -127,7 +183,11 @@ describe('bad input never answers 5xx (property over the contract)', function ()
         const method = g.method ?? operation.method;
         const { path, body, headers } = build(g, operation);
         const sent = method === 'GET' ? undefined : body;
-        const res = await app.api.request<{ error?: { code: string; request_id: string } }>(method, path, { body: sent, headers, noWait: true });
+        const res = await app.api.request<{ error?: { code: string; request_id: string } }>(method, path, {
+          body: sent,
+          headers,
+          noWait: true,
+        });
         const where = `${method} ${path.slice(0, 200)} → ${res.status} ${res.text.slice(0, 300)}`;
         expect(res.status < 500 || (res.status === 503 && res.body.error?.code === 'format_unavailable'), where).to.equal(true);
         if (res.status >= 400) {

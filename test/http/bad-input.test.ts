@@ -48,7 +48,11 @@ describe('bad input never answers 5xx', function () {
     for (const [method, path, body] of BODY_ROUTES) {
       for (const encoding of ['gzip', 'deflate']) {
         it(`answers 400 on ${method} ${path} when a body declared ${encoding} is not compressed`, async () => {
-          const res = await app.api.request(method, path, { key, body: JSON.stringify(body), headers: { 'content-type': 'application/json', 'content-encoding': encoding } });
+          const res = await app.api.request(method, path, {
+            key,
+            body: JSON.stringify(body),
+            headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+          });
           expectInvalid(res, 'Content-Encoding', encoding);
         });
       }
@@ -88,7 +92,11 @@ describe('bad input never answers 5xx', function () {
   describe('monthlyLimitUsd', () => {
     for (const raw of ['1e-9', '5e-324', '0.001', '0.009', '1e-7']) {
       it(`answers 400 on PUT /v1/account/overage for ${raw}, never reaching the store`, async () => {
-        const res = await app.api.request('PUT', '/v1/account/overage', { key, body: `{"monthlyLimitUsd": ${raw}}`, headers: { 'content-type': 'application/json' } });
+        const res = await app.api.request('PUT', '/v1/account/overage', {
+          key,
+          body: `{"monthlyLimitUsd": ${raw}}`,
+          headers: { 'content-type': 'application/json' },
+        });
         expectInvalid(res, 'monthlyLimitUsd', '0.01');
       });
     }
@@ -117,7 +125,13 @@ describe('bad input never answers 5xx', function () {
   });
 
   describe('integers in query strings', () => {
-    const routes = ['/v1/jobs?', '/v1/jobs/changes?since=2026-11-01T00:00:00Z&', '/v1/usage/requests?', '/v1/companies?', '/v1/jobs/count?'];
+    const routes = [
+      '/v1/jobs?',
+      '/v1/jobs/changes?since=2026-11-01T00:00:00Z&',
+      '/v1/usage/requests?',
+      '/v1/companies?',
+      '/v1/jobs/count?',
+    ];
     for (const value of ['0x10', '1e1', '+10', '10.0', ' 10', '-0', '１０']) {
       it(`answers 400 naming limit for limit=${JSON.stringify(value)}`, async () => {
         for (const route of routes) {

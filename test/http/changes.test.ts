@@ -38,7 +38,10 @@ interface ErrorBody {
 function comparable(job: Job): unknown {
   return {
     ...job,
-    postings: job.postings.map(({ last_fetch_at: _, application_check: check, ...rest }) => ({ ...rest, application_check: check && { result: check.result } })),
+    postings: job.postings.map(({ last_fetch_at: _, application_check: check, ...rest }) => ({
+      ...rest,
+      application_check: check && { result: check.result },
+    })),
   };
 }
 

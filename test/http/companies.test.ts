@@ -56,7 +56,13 @@ describe('companies', function () {
   after(() => app?.close());
 
   async function publishDay(day: number): Promise<void> {
-    await publish({ input: join(corpus, `day-00${day}`), snapshotsDir: app.config.snapshotsDir, dataDir: app.config.dataDir, quiet: true, memoryLimit: '1GB' });
+    await publish({
+      input: join(corpus, `day-00${day}`),
+      snapshotsDir: app.config.snapshotsDir,
+      dataDir: app.config.dataDir,
+      quiet: true,
+      memoryLimit: '1GB',
+    });
     await app.service.watcher.check();
   }
 
@@ -64,7 +70,9 @@ describe('companies', function () {
     const id = (await readFile(join(app.config.snapshotsDir, 'registry', 'ACTIVE'), 'utf8')).trim();
     if (!releases.has(id)) {
       const db = await (await DuckDBInstance.create(':memory:')).connect();
-      const rows = (await db.runAndReadAll(`SELECT * FROM read_parquet('${join(app.config.snapshotsDir, 'registry', id, 'companies.parquet')}')`)).getRowObjectsJson();
+      const rows = (
+        await db.runAndReadAll(`SELECT * FROM read_parquet('${join(app.config.snapshotsDir, 'registry', id, 'companies.parquet')}')`)
+      ).getRowObjectsJson();
       releases.set(id, (rows as unknown as Company[]).sort(routeOrder));
       db.closeSync();
     }
@@ -87,7 +95,9 @@ describe('companies', function () {
   it('lists every company of the release once, by normalised name then company_id, page by page', async () => {
     const { id, companies } = await release();
     expect(companies.length).to.be.greaterThan(14);
-    const got = await pages((cursor) => app.api.get<CompanyPage>(`/v1/companies?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key }));
+    const got = await pages((cursor) =>
+      app.api.get<CompanyPage>(`/v1/companies?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key }),
+    );
     expect(got.every((p) => p.release_id === id)).to.equal(true);
     expect(got.slice(0, -1).every((p) => p.data.length === 7)).to.equal(true);
     expect(got.at(-1)!.next_cursor).to.equal(null);
@@ -98,16 +108,34 @@ describe('companies', function () {
     const { companies } = await release();
     const word = companies[3]!.name.split(' ')[0]!.slice(1, 4);
     const byName = companies.filter((c) => c.name.toLowerCase().includes(word.toLowerCase()));
-    const listed = await pages((cursor) => app.api.get<CompanyPage>(`/v1/companies?name=${encodeURIComponent(word.toUpperCase())}&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key }));
+    const listed = await pages((cursor) =>
+      app.api.get<CompanyPage>(
+        `/v1/companies?name=${encodeURIComponent(word.toUpperCase())}&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { key },
+      ),
+    );
     expect(listed.flatMap((p) => p.data)).to.deep.equal(byName);
 
     const country = companies[0]!.country!;
     for (const status of ['active', 'inactive'] as const) {
-      const expected = companies.filter((c) => c.country === country && c.status === status && c.name.toLowerCase().includes(word.toLowerCase()));
-      const searched = await pages((cursor) => app.api.post<CompanyPage>('/v1/companies/search', { name: word, country: country.toLowerCase(), status, limit: 2, ...(cursor ? { cursor } : {}) }, { key }));
-      expect(searched.flatMap((p) => p.data), status).to.deep.equal(expected);
+      const expected = companies.filter(
+        (c) => c.country === country && c.status === status && c.name.toLowerCase().includes(word.toLowerCase()),
+      );
+      const searched = await pages((cursor) =>
+        app.api.post<CompanyPage>(
+          '/v1/companies/search',
+          { name: word, country: country.toLowerCase(), status, limit: 2, ...(cursor ? { cursor } : {}) },
+          { key },
+        ),
+      );
+      expect(
+        searched.flatMap((p) => p.data),
+        status,
+      ).to.deep.equal(expected);
     }
-    const all = await pages((cursor) => app.api.post<CompanyPage>('/v1/companies/search', { country, limit: 100, ...(cursor ? { cursor } : {}) }, { key }));
+    const all = await pages((cursor) =>
+      app.api.post<CompanyPage>('/v1/companies/search', { country, limit: 100, ...(cursor ? { cursor } : {}) }, { key }),
+    );
     expect(all.flatMap((p) => p.data)).to.deep.equal(companies.filter((c) => c.country === country));
   });
 
@@ -167,7 +195,10 @@ describe('companies', function () {
       const ids: string[] = [];
       let cursor: string | null = null;
       do {
-        const r: { status: number; body: JobPage } = await app.api.get<JobPage>(`${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+        const r: { status: number; body: JobPage } = await app.api.get<JobPage>(
+          `${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          { key },
+        );
         expect(r.status).to.equal(200);
         ids.push(...r.body.data.map((j) => j.job_id));
         cursor = r.body.next_cursor;
@@ -198,10 +229,14 @@ describe('companies', function () {
     expect(after.id).to.not.equal(before.id);
 
     // The cursor goes on in the release it started on; a new listing reads the new one.
-    const rest = await pages((cursor) => app.api.get<CompanyPage>(`/v1/companies?limit=4&cursor=${encodeURIComponent(cursor ?? first.body.next_cursor!)}`, { key }));
+    const rest = await pages((cursor) =>
+      app.api.get<CompanyPage>(`/v1/companies?limit=4&cursor=${encodeURIComponent(cursor ?? first.body.next_cursor!)}`, { key }),
+    );
     expect(rest.every((p) => p.release_id === before.id)).to.equal(true);
     expect([...first.body.data, ...rest.flatMap((p) => p.data)]).to.deep.equal(before.companies);
-    const fresh = await pages((cursor) => app.api.get<CompanyPage>(`/v1/companies?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key }));
+    const fresh = await pages((cursor) =>
+      app.api.get<CompanyPage>(`/v1/companies?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key }),
+    );
     expect(fresh.flatMap((p) => p.data)).to.deep.equal(after.companies);
 
     // Acquisitions of the new release: the absorbed id answers 308 to its acquirer, and so do its jobs.
@@ -223,6 +258,8 @@ describe('companies', function () {
     const refused = await app.api.get<ErrorBody>(`/v1/companies?limit=4&cursor=${encodeURIComponent(old)}`, { key });
     expect(refused.status).to.equal(400);
     expect(refused.body.error.message).to.match(/no longer retained/);
-    expect((await app.api.get(`/v1/companies?limit=4&cursor=${encodeURIComponent(again.body.next_cursor!)}`, { key })).status).to.equal(200);
+    expect((await app.api.get(`/v1/companies?limit=4&cursor=${encodeURIComponent(again.body.next_cursor!)}`, { key })).status).to.equal(
+      200,
+    );
   });
 });

@@ -79,7 +79,9 @@ describe('compression of JSON answers (gzip and brotli, negotiated)', function (
     expect(answer.headers['x-data-records-used']).to.equal('120');
     expect(answer.headers['ratelimit-remaining']).to.match(/^\d+$/);
     expect(answer.headers['x-request-id']).to.match(/^req_/);
-    expect(String(answer.headers['server-timing'])).to.match(/catalog;dur=[\d.]+/).and.match(/meter;dur=[\d.]+/);
+    expect(String(answer.headers['server-timing']))
+      .to.match(/catalog;dur=[\d.]+/)
+      .and.match(/meter;dur=[\d.]+/);
   });
 
   it('leaves bodies under 1 KB as they are', async () => {
@@ -127,9 +129,13 @@ describe('compression of JSON answers (gzip and brotli, negotiated)', function (
       const s = connect(Number(port), '127.0.0.1', () => resolve(s));
       s.on('error', () => undefined);
     });
-    socket.write(`GET /v1/jobs/changes?since=2000-01-01T00:00:00Z&limit=300 HTTP/1.1\r\nHost: test\r\nAccept-Encoding: gzip\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+    socket.write(
+      `GET /v1/jobs/changes?since=2000-01-01T00:00:00Z&limit=300 HTTP/1.1\r\nHost: test\r\nAccept-Encoding: gzip\r\nAuthorization: Bearer ${key}\r\n\r\n`,
+    );
     const first = await new Promise<Buffer>((resolve) => socket.once('data', resolve));
-    expect(first.toString('latin1')).to.match(/^HTTP\/1\.1 200 /).and.match(/content-encoding: gzip/i);
+    expect(first.toString('latin1'))
+      .to.match(/^HTTP\/1\.1 200 /)
+      .and.match(/content-encoding: gzip/i);
     socket.pause();
     await sleep(300);
     socket.resetAndDestroy();

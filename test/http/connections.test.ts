@@ -77,7 +77,9 @@ describe('connections', function () {
     it('refuses at once a declared Content-Length over 16,384 bytes, without waiting for the body', async () => {
       const started = Date.now();
       const conn = await open(app.url);
-      conn.send(`POST /v1/jobs/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 50000\r\n\r\n{"title":`);
+      conn.send(
+        `POST /v1/jobs/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 50000\r\n\r\n{"title":`,
+      );
       const [res] = await conn.responses(1, 5000);
       expect(Date.now() - started).to.be.below(2000);
       expect(expectEnvelope(res!, 400, 'invalid_request').message).to.include('16384');
@@ -91,7 +93,9 @@ describe('connections', function () {
         const { key: slowKey } = await slow.account();
         const started = Date.now();
         const conn = await open(slow.url);
-        conn.send(`PUT /v1/account/overage HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${slowKey}\r\nContent-Type: application/json\r\nContent-Length: 16\r\n\r\n{"enab`);
+        conn.send(
+          `PUT /v1/account/overage HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${slowKey}\r\nContent-Type: application/json\r\nContent-Length: 16\r\n\r\n{"enab`,
+        );
         const [res] = await conn.responses(1, 8000);
         expectEnvelope(res!, 408, 'request_timeout');
         expect(Date.now() - started).to.be.below(5000);

@@ -12,10 +12,25 @@ const preflight = (origin = ORIGIN) => ({
 
 /** Headers the metering, errors and downloads carry, which a browser app must be able to read. */
 const EXPOSED = [
-  'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset',
-  'X-Data-Records-Charged', 'X-Data-Records-Used', 'X-Data-Records-Limit', 'X-Data-Records-Remaining', 'X-Data-Records-Reset',
-  'X-Data-Requests-Used', 'X-Data-Requests-Limit', 'X-Data-Requests-Remaining',
-  'X-Request-Id', 'Retry-After', 'Server-Timing', 'Location', 'Content-Disposition', 'Content-Range', 'WWW-Authenticate',
+  'RateLimit-Policy',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'X-Data-Records-Charged',
+  'X-Data-Records-Used',
+  'X-Data-Records-Limit',
+  'X-Data-Records-Remaining',
+  'X-Data-Records-Reset',
+  'X-Data-Requests-Used',
+  'X-Data-Requests-Limit',
+  'X-Data-Requests-Remaining',
+  'X-Request-Id',
+  'Retry-After',
+  'Server-Timing',
+  'Location',
+  'Content-Disposition',
+  'Content-Range',
+  'WWW-Authenticate',
 ];
 
 describe('CORS for browser apps', () => {

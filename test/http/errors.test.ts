@@ -16,7 +16,8 @@ type Trigger = (app: TestApp) => Promise<ApiResponse>;
 const TRIGGERS: Partial<Record<ErrorCode, Trigger>> = {
   invalid_request: async (app) => app.api.get('/v1/jobs?limit=abc', { key: (await app.account()).key }),
   invalid_api_key: (app) => app.api.get('/v1/jobs'),
-  upgrade_required: async (app) => app.api.put('/v1/account/overage', { enabled: true }, { key: (await app.account({ plan: 'free' })).key }),
+  upgrade_required: async (app) =>
+    app.api.put('/v1/account/overage', { enabled: true }, { key: (await app.account({ plan: 'free' })).key }),
   no_active_subscription: async (app) =>
     app.api.put('/v1/account/overage', { enabled: true }, { key: (await app.account({ plan: 'paid-5k', subscription: 'canceled' })).key }),
   overage_item_conflict: async (app) => {
@@ -25,7 +26,8 @@ const TRIGGERS: Partial<Record<ErrorCode, Trigger>> = {
     return app.api.put('/v1/account/overage', { enabled: true }, { key });
   },
   uri_too_long: async (app) => app.api.get(`/v1/jobs?title=${'a'.repeat(20_000)}`, { key: (await app.account()).key }),
-  headers_too_large: async (app) => app.api.get('/v1/jobs', { key: (await app.account()).key, headers: { 'x-padding': 'a'.repeat(20_000) } }),
+  headers_too_large: async (app) =>
+    app.api.get('/v1/jobs', { key: (await app.account()).key, headers: { 'x-padding': 'a'.repeat(20_000) } }),
   route_not_found: async (app) => app.api.get('/v1/unknown', { key: (await app.account()).key }),
   method_not_allowed: async (app) => app.api.request('PATCH', '/v1/jobs', { key: (await app.account()).key }),
   catalog_unavailable: async (app) => app.api.get('/v1/jobs/count', { key: (await app.account()).key }),
@@ -43,7 +45,9 @@ const TRIGGERS: Partial<Record<ErrorCode, Trigger>> = {
   },
   service_unavailable: async (app) => {
     // A ledger segment the store lists as durable whose file is gone: the usage ledger cannot be read.
-    const [segment] = await app.store.query<{ segment_id: string }>("INSERT INTO ledger_segments (day, state, rows) VALUES (current_date, 'durable', 1) RETURNING segment_id");
+    const [segment] = await app.store.query<{ segment_id: string }>(
+      "INSERT INTO ledger_segments (day, state, rows) VALUES (current_date, 'durable', 1) RETURNING segment_id",
+    );
     try {
       return await app.api.get('/v1/usage/analytics', { key: (await app.account()).key });
     } finally {

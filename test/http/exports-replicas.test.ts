@@ -84,7 +84,14 @@ describe('exports across replicas (one PostgreSQL, one object store)', function 
   /** The publisher (a node of its own) publishes the next day; the running replicas pick it up. */
   async function publishNext(running: TestApp[]): Promise<void> {
     day++;
-    await publish({ input: join(root, 'corpus', `day-00${day}`), snapshotsDir: shared.snapshotsDir, dataDir: join(root, 'publisher'), objectStore: shared.objectStore, quiet: true, memoryLimit: '1GB' });
+    await publish({
+      input: join(root, 'corpus', `day-00${day}`),
+      snapshotsDir: shared.snapshotsDir,
+      dataDir: join(root, 'publisher'),
+      objectStore: shared.objectStore,
+      quiet: true,
+      memoryLimit: '1GB',
+    });
     for (const replica of running) await replica.service.watcher.check();
   }
 
@@ -96,7 +103,10 @@ describe('exports across replicas (one PostgreSQL, one object store)', function 
     expect(r.status, r.text).to.equal(202);
     while (!stopped) await new Promise((resolve) => setTimeout(resolve, 10));
     await stopped;
-    const [row] = await store.query<{ status: string; files: unknown[]; runner: string | null }>('SELECT status, files, runner FROM exports WHERE export_id = $1', [r.body.export_id]);
+    const [row] = await store.query<{ status: string; files: unknown[]; runner: string | null }>(
+      'SELECT status, files, runner FROM exports WHERE export_id = $1',
+      [r.body.export_id],
+    );
     expect(row!.status).to.equal('running');
     expect(row!.files).to.have.length(file);
     expect(row!.runner, 'the lease is still held by A').to.not.equal(null);
@@ -124,7 +134,11 @@ describe('exports across replicas (one PostgreSQL, one object store)', function 
     const jobs: Job[] = [];
     let cursor: string | null = null;
     do {
-      const r: { status: number; text: string; body: { data: Job[]; next_cursor: string | null } } = await replica.api.post('/v1/jobs/search', { ...BODY, limit: 250, ...(cursor ? { cursor } : {}) }, { key });
+      const r: { status: number; text: string; body: { data: Job[]; next_cursor: string | null } } = await replica.api.post(
+        '/v1/jobs/search',
+        { ...BODY, limit: 250, ...(cursor ? { cursor } : {}) },
+        { key },
+      );
       expect(r.status, r.text).to.equal(200);
       jobs.push(...r.body.data);
       cursor = r.body.next_cursor;
@@ -156,13 +170,19 @@ describe('exports across replicas (one PostgreSQL, one object store)', function 
     );
 
   const usage = async () => {
-    const [row] = await store.query<{ used: number; reserved: number }>('SELECT records_used::int AS used, records_reserved::int AS reserved FROM usage_months WHERE account_id = $1', [accountId]);
+    const [row] = await store.query<{ used: number; reserved: number }>(
+      'SELECT records_used::int AS used, records_reserved::int AS reserved FROM usage_months WHERE account_id = $1',
+      [accountId],
+    );
     return row ?? { used: 0, reserved: 0 };
   };
 
   /** The ledger rows of the account's export requests: one per export, charged its records once. */
   const exportCharges = () =>
-    store.query<{ status: number; records: number }>("SELECT status, records_charged::int AS records FROM ledger WHERE account_id = $1 AND route_class = 'exports' AND method = 'POST' ORDER BY seq", [accountId]);
+    store.query<{ status: number; records: number }>(
+      "SELECT status, records_charged::int AS records FROM ledger WHERE account_id = $1 AND route_class = 'exports' AND method = 'POST' ORDER BY seq",
+      [accountId],
+    );
 
   it('finishes on another replica an export whose replica stopped mid-export, byte-identical from every replica, charged once', async () => {
     const expected = await searched(b);

@@ -65,7 +65,13 @@ describe('exports', function () {
 
   async function publishNext(): Promise<void> {
     day++;
-    await publish({ input: join(corpus, `day-00${day}`), snapshotsDir: app.config.snapshotsDir, dataDir: app.config.dataDir, quiet: true, memoryLimit: '1GB' });
+    await publish({
+      input: join(corpus, `day-00${day}`),
+      snapshotsDir: app.config.snapshotsDir,
+      dataDir: app.config.dataDir,
+      quiet: true,
+      memoryLimit: '1GB',
+    });
     await app.service.watcher.check();
   }
 
@@ -81,7 +87,10 @@ describe('exports', function () {
     return r.body;
   };
   const usage = async () => {
-    const [row] = await app.store.query<{ used: number; reserved: number }>('SELECT records_used::int AS used, records_reserved::int AS reserved FROM usage_months WHERE account_id = $1', [accountId]);
+    const [row] = await app.store.query<{ used: number; reserved: number }>(
+      'SELECT records_used::int AS used, records_reserved::int AS reserved FROM usage_months WHERE account_id = $1',
+      [accountId],
+    );
     return row ?? { used: 0, reserved: 0 };
   };
 
@@ -91,7 +100,11 @@ describe('exports', function () {
     let cursor: string | null = null;
     do {
       const { max_records: max, format: _, ...rest } = body;
-      const r: { status: number; text: string; body: { data: Job[]; next_cursor: string | null } } = await app.api.post('/v1/jobs/search', { ...rest, limit: 250, ...(cursor ? { cursor } : {}) }, { key });
+      const r: { status: number; text: string; body: { data: Job[]; next_cursor: string | null } } = await app.api.post(
+        '/v1/jobs/search',
+        { ...rest, limit: 250, ...(cursor ? { cursor } : {}) },
+        { key },
+      );
       expect(r.status, r.text).to.equal(200);
       jobs.push(...r.body.data);
       cursor = r.body.next_cursor;
@@ -157,7 +170,10 @@ describe('exports', function () {
     expect(outside.status).to.equal(416);
     // Settled as what the client got: the 416, not the 200 the file would have been.
     await app.service.ctx.meter.idle();
-    const [row] = await app.store.query<{ status: number; settlement_status: string }>('SELECT status, settlement_status FROM ledger WHERE request_id = $1', [outside.headers.get('x-request-id')]);
+    const [row] = await app.store.query<{ status: number; settlement_status: string }>(
+      'SELECT status, settlement_status FROM ledger WHERE request_id = $1',
+      [outside.headers.get('x-request-id')],
+    );
     expect(row).to.deep.equal({ status: 416, settlement_status: 'not_charged' });
   });
 
@@ -232,13 +248,22 @@ describe('exports', function () {
     await app.service.exportRunner.idle();
     // A free account (1,000 records a month) that has already taken 990 this month.
     const free = await app.account({ plan: 'free' });
-    await app.store.query('INSERT INTO usage_months (account_id, month, records_used) VALUES ($1, $2::date, 990)', [free.accountId, new Date().toISOString().slice(0, 8) + '01']);
-    const tooMany = await app.api.post<ErrorBody>('/v1/jobs/exports', { currentness: ['current', 'uncertain', 'not_current'] }, { key: free.key });
+    await app.store.query('INSERT INTO usage_months (account_id, month, records_used) VALUES ($1, $2::date, 990)', [
+      free.accountId,
+      new Date().toISOString().slice(0, 8) + '01',
+    ]);
+    const tooMany = await app.api.post<ErrorBody>(
+      '/v1/jobs/exports',
+      { currentness: ['current', 'uncertain', 'not_current'] },
+      { key: free.key },
+    );
     expect(tooMany.status, tooMany.text).to.equal(429);
     expect(tooMany.body.error.code).to.equal('data_limit_exceeded');
     const small = await create({ max_records: 10 }, free.key);
     expect((await finished(small.export_id, free.key)).record_count).to.equal(10);
-    const [month] = await app.store.query<{ used: number }>('SELECT records_used::int AS used FROM usage_months WHERE account_id = $1', [free.accountId]);
+    const [month] = await app.store.query<{ used: number }>('SELECT records_used::int AS used FROM usage_months WHERE account_id = $1', [
+      free.accountId,
+    ]);
     expect(month!.used).to.equal(1000);
   });
 
@@ -277,7 +302,10 @@ describe('exports', function () {
         crashed = null;
         // What a crash in the middle of file 3 leaves behind.
         await writeFile(join(app.config.dataDir, 'exports', record.export_id, '.tmp-3'), 'half a file');
-        const [row] = await app.store.query<{ status: string; files: unknown[] }>('SELECT status, files FROM exports WHERE export_id = $1', [record.export_id]);
+        const [row] = await app.store.query<{ status: string; files: unknown[] }>(
+          'SELECT status, files FROM exports WHERE export_id = $1',
+          [record.export_id],
+        );
         expect(row!.status).to.equal('running');
         expect(row!.files).to.have.length(2);
       })(),
@@ -301,7 +329,13 @@ describe('exports', function () {
         while (!crashed) await new Promise((r) => setTimeout(r, 10));
         await crashed;
         crashed = null;
-        await publish({ input: join(corpus, 'day-002'), snapshotsDir: app.config.snapshotsDir, dataDir: app.config.dataDir, quiet: true, memoryLimit: '1GB' });
+        await publish({
+          input: join(corpus, 'day-002'),
+          snapshotsDir: app.config.snapshotsDir,
+          dataDir: app.config.dataDir,
+          quiet: true,
+          memoryLimit: '1GB',
+        });
       })(),
     );
     const done = await finished(record.export_id);

@@ -19,9 +19,13 @@ describe('Idempotency-Key (POST /v1/jobs/exports, PUT /v1/account/overage)', fun
   });
   after(() => app?.close());
 
-  const exportsOf = (accountId: string) => app.store.query<{ export_id: string }>('SELECT export_id FROM exports WHERE account_id = $1', [accountId]);
+  const exportsOf = (accountId: string) =>
+    app.store.query<{ export_id: string }>('SELECT export_id FROM exports WHERE account_id = $1', [accountId]);
   const create = (key: string, body: unknown, idempotencyKey?: string) =>
-    app.api.post<ExportRecord & ErrorBody>('/v1/jobs/exports', body, { key, headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {} });
+    app.api.post<ExportRecord & ErrorBody>('/v1/jobs/exports', body, {
+      key,
+      headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
+    });
 
   it('creates one export for a request sent twice under one key, answers the second with the first answer, and charges once', async () => {
     const { key, accountId } = await app.account({ plan: 'paid-5k' });
@@ -91,7 +95,8 @@ describe('Idempotency-Key (POST /v1/jobs/exports, PUT /v1/account/overage)', fun
 
   it('replays the first answer of the overage PUT without changing the setting again, and forgets a key after 24 hours', async () => {
     const { key } = await app.account({ plan: 'paid-5k' });
-    const put = (body: unknown, idem?: string) => app.api.put<{ enabled: boolean }>('/v1/account/overage', body, { key, headers: idem ? { 'idempotency-key': idem } : {} });
+    const put = (body: unknown, idem?: string) =>
+      app.api.put<{ enabled: boolean }>('/v1/account/overage', body, { key, headers: idem ? { 'idempotency-key': idem } : {} });
     const idem = randomUUID();
     expect((await put({ enabled: true }, idem)).body.enabled).to.equal(true);
     expect((await put({ enabled: false })).body.enabled).to.equal(false);

@@ -4,8 +4,20 @@ import { publish } from '../../src/catalog/publish/publish.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { writeDay, type TestDay, type TestPosting } from '../support/delivery.js';
 
-const ats = (id: string, opening: string, extra: Partial<TestPosting> = {}): TestPosting => ({ source: 'greenhouse', board: 'northwind', id, opening, ...extra });
-const agg = (id: string, opening: string, extra: Partial<TestPosting> = {}): TestPosting => ({ source: 'indeed', board: 'feed', id, opening, ...extra });
+const ats = (id: string, opening: string, extra: Partial<TestPosting> = {}): TestPosting => ({
+  source: 'greenhouse',
+  board: 'northwind',
+  id,
+  opening,
+  ...extra,
+});
+const agg = (id: string, opening: string, extra: Partial<TestPosting> = {}): TestPosting => ({
+  source: 'indeed',
+  board: 'feed',
+  id,
+  opening,
+  ...extra,
+});
 const OTHER =
   'Northwind Logistics moves freight across North America. You will lead our warehouse team in Denver. ' +
   'You will hire and coach twelve associates. Forklift certification is a plus. We offer health insurance and a retirement plan.';

@@ -32,20 +32,89 @@ const description = (topic: string) =>
 
 // Day 1: six openings. A has two copies (an ATS board and an aggregator) that merge into one job.
 const DAY1: TestPosting[] = [
-  { source: 'greenhouse', board: 'northwind', id: 'a1', opening: 'A', title: 'Logistics Planner', description: description('Route planning for the regional fleet'), company: NORTHWIND },
-  { source: 'indeed', board: 'feed', id: 'a2', opening: 'A', title: 'Logistics Planner', description: description('Route planning for the regional fleet'), pay: null, company: NORTHWIND },
   {
-    source: 'lever', board: 'acme', id: 'b1', opening: 'B', employer: 'Acme Robotics', domain: 'acme-robotics.example', title: 'Senior Robotics Engineer',
-    description: description('Motion control software in Python and C++'), locations: ['Toronto, ON, Canada'], work_arrangement: 'Remote', employment_type: 'CONTRACT',
-    pay: { currency: 'CAD', min: 50, max: 70, interval: 'HOUR' }, posting_url: null, application_url: 'https://acme-robotics.example/apply/b1',
+    source: 'greenhouse',
+    board: 'northwind',
+    id: 'a1',
+    opening: 'A',
+    title: 'Logistics Planner',
+    description: description('Route planning for the regional fleet'),
+    company: NORTHWIND,
   },
-  { source: 'greenhouse', board: 'northwind', id: 'c1', opening: 'C', title: 'Warehouse Associate', description: description('Receiving and shipping in the warehouse'), locations: ['Austin, TX'], pay: null, check: 'closed', company: NORTHWIND },
   {
-    source: 'workday', board: 'hb', id: 'd1', opening: 'D', employer: 'HB', domain: 'hb.example', title: 'Data Engineer', description: description('Data pipelines in Python and SQL'),
-    locations: ['London, United Kingdom'], work_arrangement: 'Hybrid', pay: { currency: 'GBP', min: 50000, max: 60000, interval: 'YEAR' },
+    source: 'indeed',
+    board: 'feed',
+    id: 'a2',
+    opening: 'A',
+    title: 'Logistics Planner',
+    description: description('Route planning for the regional fleet'),
+    pay: null,
+    company: NORTHWIND,
   },
-  { source: 'greenhouse', board: 'northwind', id: 'e1', opening: 'E', title: 'Fleet Manager', description: description('Managing the fleet of trucks and their drivers'), locations: ['Chicago, IL'], employment_type: 'PART_TIME', pay: { currency: 'USD', min: 30, max: 40, interval: 'HOUR' }, company: NORTHWIND },
-  { source: 'greenhouse', board: 'northwind', id: 'f1', opening: 'F', title: 'Dispatcher', description: description('Dispatching drivers at night'), locations: ['Chicago, IL', 'Austin, TX'], pay: { currency: 'USD', min: 70000, max: 75000, interval: 'UNKNOWN' }, company: NORTHWIND },
+  {
+    source: 'lever',
+    board: 'acme',
+    id: 'b1',
+    opening: 'B',
+    employer: 'Acme Robotics',
+    domain: 'acme-robotics.example',
+    title: 'Senior Robotics Engineer',
+    description: description('Motion control software in Python and C++'),
+    locations: ['Toronto, ON, Canada'],
+    work_arrangement: 'Remote',
+    employment_type: 'CONTRACT',
+    pay: { currency: 'CAD', min: 50, max: 70, interval: 'HOUR' },
+    posting_url: null,
+    application_url: 'https://acme-robotics.example/apply/b1',
+  },
+  {
+    source: 'greenhouse',
+    board: 'northwind',
+    id: 'c1',
+    opening: 'C',
+    title: 'Warehouse Associate',
+    description: description('Receiving and shipping in the warehouse'),
+    locations: ['Austin, TX'],
+    pay: null,
+    check: 'closed',
+    company: NORTHWIND,
+  },
+  {
+    source: 'workday',
+    board: 'hb',
+    id: 'd1',
+    opening: 'D',
+    employer: 'HB',
+    domain: 'hb.example',
+    title: 'Data Engineer',
+    description: description('Data pipelines in Python and SQL'),
+    locations: ['London, United Kingdom'],
+    work_arrangement: 'Hybrid',
+    pay: { currency: 'GBP', min: 50000, max: 60000, interval: 'YEAR' },
+  },
+  {
+    source: 'greenhouse',
+    board: 'northwind',
+    id: 'e1',
+    opening: 'E',
+    title: 'Fleet Manager',
+    description: description('Managing the fleet of trucks and their drivers'),
+    locations: ['Chicago, IL'],
+    employment_type: 'PART_TIME',
+    pay: { currency: 'USD', min: 30, max: 40, interval: 'HOUR' },
+    company: NORTHWIND,
+  },
+  {
+    source: 'greenhouse',
+    board: 'northwind',
+    id: 'f1',
+    opening: 'F',
+    title: 'Dispatcher',
+    description: description('Dispatching drivers at night'),
+    locations: ['Chicago, IL', 'Austin, TX'],
+    pay: { currency: 'USD', min: 70000, max: 75000, interval: 'UNKNOWN' },
+    company: NORTHWIND,
+  },
 ];
 
 describe('jobs read API', function () {
@@ -71,7 +140,10 @@ describe('jobs read API', function () {
     app = await startTestApp(process.env.DEBUG_LOG ? { logLevel: 'error' } : {});
     ({ key } = await app.account());
     const root = join(app.config.dataDir, '..', 'delivery');
-    const registry = { release_id: 'r-1', companies: [{ company_id: NORTHWIND, name: 'Northwind Logistics', domain: 'northwind-logistics.com' }] };
+    const registry = {
+      release_id: 'r-1',
+      companies: [{ company_id: NORTHWIND, name: 'Northwind Logistics', domain: 'northwind-logistics.com' }],
+    };
     const day = await writeDay(root, 1, { postings: DAY1, registry });
     await publish({ input: day, snapshotsDir: app.config.snapshotsDir, dataDir: app.config.dataDir, quiet: true, memoryLimit: '1GB' });
     await app.service.watcher.check();
@@ -97,7 +169,9 @@ describe('jobs read API', function () {
       let cursor: string | null = null;
       let pages = 0;
       do {
-        const page: Page = await list(`currentness=current,uncertain,not_current&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const page: Page = await list(
+          `currentness=current,uncertain,not_current&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
         seen.push(...page.data.map((j) => j.job_id));
         cursor = page.next_cursor;
         pages++;
@@ -183,7 +257,13 @@ describe('jobs read API', function () {
     });
 
     it('pay: per year, one posting, never across currencies, unknown interval never matches', async () => {
-      expect(await titles('has_pay=true')).to.deep.equal(['Data Engineer', 'Dispatcher', 'Fleet Manager', 'Logistics Planner', 'Senior Robotics Engineer']);
+      expect(await titles('has_pay=true')).to.deep.equal([
+        'Data Engineer',
+        'Dispatcher',
+        'Fleet Manager',
+        'Logistics Planner',
+        'Senior Robotics Engineer',
+      ]);
       // Logistics Planner's aggregator copy has no pay: a posting without pay.
       expect(await titles('has_pay=false')).to.deep.equal(['Logistics Planner']);
       // 30-40 USD an hour is 62,400-83,200 a year.
@@ -259,7 +339,11 @@ describe('jobs read API', function () {
 
   describe('POST /v1/jobs/search', () => {
     it('takes the filters as JSON with arrays where the spec allows them', async () => {
-      const r = await app.api.post<Page>('/v1/jobs/search', { country: ['GB', 'CA'], currentness: ['current'], fields: ['title'], has_pay: true, pay_min: 50000 }, { key });
+      const r = await app.api.post<Page>(
+        '/v1/jobs/search',
+        { country: ['GB', 'CA'], currentness: ['current'], fields: ['title'], has_pay: true, pay_min: 50000 },
+        { key },
+      );
       expect(r.status, JSON.stringify(r.body)).to.equal(200);
       expect(r.body.data.map((j) => j.title).sort()).to.deep.equal(['Data Engineer', 'Senior Robotics Engineer']);
     });
@@ -276,7 +360,9 @@ describe('jobs read API', function () {
       const first = await app.api.post<Page>('/v1/jobs/search', { limit: 3 }, { key });
       const second = await app.api.post<Page>('/v1/jobs/search', { limit: 3, cursor: first.body.next_cursor }, { key });
       expect(second.status).to.equal(200);
-      expect([...first.body.data, ...second.body.data].map((j) => j.job_id).sort()).to.deep.equal((await list('')).data.map((j) => j.job_id).sort());
+      expect([...first.body.data, ...second.body.data].map((j) => j.job_id).sort()).to.deep.equal(
+        (await list('')).data.map((j) => j.job_id).sort(),
+      );
       const other = await app.api.get<ErrorBody>(`/v1/jobs?limit=3&cursor=${encodeURIComponent(first.body.next_cursor!)}`, { key });
       expect(other.status).to.equal(400);
     });
@@ -284,7 +370,10 @@ describe('jobs read API', function () {
 
   describe('GET /v1/jobs/count', () => {
     it('counts what the listing returns, with exact groups', async () => {
-      const r = await app.api.get<{ count: number; snapshot_watermark: string; groups?: { value: string | null; count: number }[] }>('/v1/jobs/count?country=US&group_by=state', { key });
+      const r = await app.api.get<{ count: number; snapshot_watermark: string; groups?: { value: string | null; count: number }[] }>(
+        '/v1/jobs/count?country=US&group_by=state',
+        { key },
+      );
       expect(r.status, JSON.stringify(r.body)).to.equal(200);
       expect(r.body.count).to.equal(3);
       expect(r.body.groups).to.deep.equal([

@@ -27,7 +27,10 @@ describe('HTTP manners: Allow on 405, WWW-Authenticate on 401, HEAD where GET ex
 
   const ledger = async () => {
     await app.service.ctx.meter.idle();
-    return app.store.query<LedgerRow>('SELECT method, status, records_charged::int AS records_charged FROM ledger WHERE account_id = $1 ORDER BY seq', [accountId]);
+    return app.store.query<LedgerRow>(
+      'SELECT method, status, records_charged::int AS records_charged FROM ledger WHERE account_id = $1 ORDER BY seq',
+      [accountId],
+    );
   };
 
   describe('405 method_not_allowed', () => {
@@ -85,7 +88,8 @@ describe('HTTP manners: Allow on 405, WWW-Authenticate on 401, HEAD where GET ex
         '{n}': '1',
       };
       for (const template of getOperations()) {
-        const path = template.replace(/\{[^}]+\}/g, (p) => sample[p]!) + (template === '/v1/jobs/changes' ? '?since=2026-11-01T00:00:00Z' : '');
+        const path =
+          template.replace(/\{[^}]+\}/g, (p) => sample[p]!) + (template === '/v1/jobs/changes' ? '?since=2026-11-01T00:00:00Z' : '');
         const get = await app.api.get<{ error?: { code: string } }>(path, { key });
         expect(get.body.error?.code, template).not.to.be.oneOf(['route_not_found', 'method_not_allowed']);
         const head = await app.api.head(path, { key });
@@ -101,7 +105,8 @@ describe('HTTP manners: Allow on 405, WWW-Authenticate on 401, HEAD where GET ex
       expect(head.status).to.equal(200);
       expect(head.text).to.equal('');
       expect(head.headers.get('content-type')).to.equal(get.headers.get('content-type'));
-      for (const name of ['x-request-id', 'ratelimit-limit', 'x-data-records-used', 'server-timing']) expect(head.headers.get(name), name).to.be.a('string');
+      for (const name of ['x-request-id', 'ratelimit-limit', 'x-data-records-used', 'server-timing'])
+        expect(head.headers.get(name), name).to.be.a('string');
       const job = get.body.data[0]!.job_id;
       expect((await app.api.head(`/v1/jobs/${job}`, { key })).status).to.equal(200);
     });

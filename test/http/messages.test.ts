@@ -8,9 +8,26 @@ type ErrorBody = { error: { code: string; message: string } };
 /** What no message may hold: a regular expression's pieces or the validator's own phrases. */
 const REGEX_FRAGMENTS = ['^', '$', '[A-Z', '[a-z', '[0-9', '\\d', '{0,', '{8}', '(?'];
 const VALIDATOR_PHRASES = [
-  'must NOT', 'must match', 'must be equal to one of', 'unevaluated', 'additional properties', 'format "', 'must have required property',
-  'must be boolean', 'must be integer', 'must be array', 'must be object', 'must be string', 'must be number', 'must be >=', 'must be <=',
-  'Empty value found', 'schema in anyOf', 'request/', '/query/', '/body/',
+  'must NOT',
+  'must match',
+  'must be equal to one of',
+  'unevaluated',
+  'additional properties',
+  'format "',
+  'must have required property',
+  'must be boolean',
+  'must be integer',
+  'must be array',
+  'must be object',
+  'must be string',
+  'must be number',
+  'must be >=',
+  'must be <=',
+  'Empty value found',
+  'schema in anyOf',
+  'request/',
+  '/query/',
+  '/body/',
 ];
 
 /** A wrong value for each parameter of GET /v1/jobs. */
@@ -87,13 +104,16 @@ describe('error messages in words', function () {
   function expectWords(res: ApiResponse, status: number, ...words: string[]): string {
     const { message } = (res.body as ErrorBody).error;
     expect(res.status, message).to.equal(status);
-    for (const fragment of [...REGEX_FRAGMENTS, ...VALIDATOR_PHRASES]) expect(message, `"${fragment}" in: ${message}`).not.to.include(fragment);
+    for (const fragment of [...REGEX_FRAGMENTS, ...VALIDATOR_PHRASES])
+      expect(message, `"${fragment}" in: ${message}`).not.to.include(fragment);
     for (const word of words) expect(message).to.include(word);
     return message;
   }
 
   it('has a wrong value for every parameter of GET /v1/jobs', () => {
-    const params = (openapi.paths['/v1/jobs']!.get as unknown as { parameters: { $ref: string }[] }).parameters.map((p) => p.$ref.split('/').pop()!);
+    const params = (openapi.paths['/v1/jobs']!.get as unknown as { parameters: { $ref: string }[] }).parameters.map((p) =>
+      p.$ref.split('/').pop()!,
+    );
     expect(Object.keys(BAD_JOBS_QUERY).sort()).to.deep.equal([...params].sort());
   });
 
@@ -106,8 +126,14 @@ describe('error messages in words', function () {
 
   it('says what a date accepts, with examples', async () => {
     const message = expectWords(await app.api.get('/v1/jobs?updated_since=yesterday', { key }), 400);
-    expect(message).to.equal(`query parameter 'updated_since' must be a date (2026-11-20) or a date-time with a zone (2026-11-20T06:00:00Z); got "yesterday".`);
-    expectWords(await app.api.post('/v1/jobs/search', { updated_since: 'yesterday' }, { key }), 400, `'updated_since' must be a date (2026-11-20) or a date-time with a zone (2026-11-20T06:00:00Z)`);
+    expect(message).to.equal(
+      `query parameter 'updated_since' must be a date (2026-11-20) or a date-time with a zone (2026-11-20T06:00:00Z); got "yesterday".`,
+    );
+    expectWords(
+      await app.api.post('/v1/jobs/search', { updated_since: 'yesterday' }, { key }),
+      400,
+      `'updated_since' must be a date (2026-11-20) or a date-time with a zone (2026-11-20T06:00:00Z)`,
+    );
     expectWords(await app.api.get('/v1/jobs/changes?since=yesterday', { key }), 400, 'since', '2026-11-20T06:00:00Z');
   });
 
@@ -180,7 +206,14 @@ describe('error messages in words', function () {
     it('in a JSON body', async () => {
       expectWords(await app.api.post('/v1/jobs/search', { titel: 'nurse' }, { key }), 400, "'titel'", "'title'");
       expectWords(await app.api.post('/v1/jobs/search', { page: 2 }, { key }), 400, "'page'", 'cursor');
-      expectWords(await app.api.post('/v1/jobs/search', { keywords: 'nurse', per_page: 5 }, { key }), 400, "'keywords'", "'q'", "'per_page'", 'limit');
+      expectWords(
+        await app.api.post('/v1/jobs/search', { keywords: 'nurse', per_page: 5 }, { key }),
+        400,
+        "'keywords'",
+        "'q'",
+        "'per_page'",
+        'limit',
+      );
       expectWords(await app.api.post('/v1/jobs/search/es_dsl', { query: { match_all: {} }, size: 10 }, { key }), 400, "'size'", 'limit');
       expectWords(await app.api.post('/v1/companies/search', { nam: 'acme' }, { key }), 400, "'nam'", "'name'");
       expectWords(await app.api.put('/v1/account/overage', { enable: true }, { key }), 400, "'enable'", "'enabled'");
@@ -199,7 +232,10 @@ describe('error messages in words', function () {
         ['/v1/usage', '/v1/usage/requests'],
       ];
       for (const [path, meant] of paths) {
-        const res = await app.api.request(path.endsWith('es-dsl') ? 'POST' : 'GET', path, { key, body: path.endsWith('es-dsl') ? { query: { match_all: {} } } : undefined });
+        const res = await app.api.request(path.endsWith('es-dsl') ? 'POST' : 'GET', path, {
+          key,
+          body: path.endsWith('es-dsl') ? { query: { match_all: {} } } : undefined,
+        });
         const status = path === '/v1/jobs/serch' ? 400 : 404;
         expectWords(res, status, meant);
       }
@@ -208,12 +244,17 @@ describe('error messages in words', function () {
 
   describe('upper-case UUIDs', () => {
     it('are accepted in the path and the query, read as lower case', async () => {
-      const page = await app.api.get<{ data: { job_id: string; company_id: string | null }[] }>('/v1/jobs?company_linked=true&limit=1', { key });
+      const page = await app.api.get<{ data: { job_id: string; company_id: string | null }[] }>('/v1/jobs?company_linked=true&limit=1', {
+        key,
+      });
       const job = page.body.data[0]!;
       const one = await app.api.get<{ data: { job_id: string } }>(`/v1/jobs/${job.job_id.toUpperCase()}`, { key });
       expect(one.status, one.text).to.equal(200);
       expect(one.text).to.include(job.job_id);
-      const byCompany = await app.api.get<{ data: { company_id: string }[] }>(`/v1/jobs?company_id=${job.company_id!.toUpperCase()}&limit=5`, { key });
+      const byCompany = await app.api.get<{ data: { company_id: string }[] }>(
+        `/v1/jobs?company_id=${job.company_id!.toUpperCase()}&limit=5`,
+        { key },
+      );
       expect(byCompany.status, byCompany.text).to.equal(200);
       expect(byCompany.body.data.length).to.be.above(0);
       for (const found of byCompany.body.data) expect(found.company_id).to.equal(job.company_id);

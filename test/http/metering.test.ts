@@ -40,7 +40,13 @@ describe('metering', function () {
     const root = await tempDir('metering');
     await generateCorpus({ jobs: 300, seed: 3, days: 1, start: '2026-11-18' }, join(root, 'corpus'), { workers: 0 });
     app = await startTestApp();
-    await publish({ input: join(root, 'corpus', 'day-001'), snapshotsDir: app.config.snapshotsDir, dataDir: app.config.dataDir, quiet: true, memoryLimit: '1GB' });
+    await publish({
+      input: join(root, 'corpus', 'day-001'),
+      snapshotsDir: app.config.snapshotsDir,
+      dataDir: app.config.dataDir,
+      quiet: true,
+      memoryLimit: '1GB',
+    });
     await app.service.watcher.check();
   });
   beforeEach(() => app.setNow(NOW));
@@ -154,7 +160,13 @@ describe('metering', function () {
       expect(header(list, 'X-Data-Records-Reset')).to.equal('2026-12-01T00:00:00.000Z');
       const one = await app.api.get(`/v1/jobs/${list.body.data[0]!.job_id}`, { key });
       expect(num(one, 'X-Data-Records-Charged')).to.equal(1);
-      for (const path of ['/v1/jobs/count', '/v1/jobs?limit=abc', '/v1/jobs/00000000-0000-4000-8000-000000000000', '/v1/jobs?company_id=00000000-0000-4000-8000-000000000000', '/v1/usage/requests']) {
+      for (const path of [
+        '/v1/jobs/count',
+        '/v1/jobs?limit=abc',
+        '/v1/jobs/00000000-0000-4000-8000-000000000000',
+        '/v1/jobs?company_id=00000000-0000-4000-8000-000000000000',
+        '/v1/usage/requests',
+      ]) {
         const r = await app.api.get(path, { key });
         expect(num(r, 'X-Data-Records-Charged'), path).to.equal(0);
       }
@@ -277,7 +289,10 @@ describe('metering', function () {
       expect((await app.api.get('/v1/jobs/count', { key })).status).to.equal(200);
       expect((await app.api.get('/v1/jobs?q=experience&limit=5', { key })).status).to.equal(200);
       await settled();
-      const [account] = await app.store.query<{ prepaid: number }>('SELECT prepaid_micros::int AS prepaid FROM accounts WHERE account_id = $1', [accountId]);
+      const [account] = await app.store.query<{ prepaid: number }>(
+        'SELECT prepaid_micros::int AS prepaid FROM accounts WHERE account_id = $1',
+        [accountId],
+      );
       // A count is $0.02 per 1,000 (20 micro-USD), a keyword search $0.20 per 1,000 (200).
       expect(account!.prepaid).to.equal(1000 - 20 - 200);
     });
@@ -302,10 +317,17 @@ describe('metering', function () {
       expect((await app.api.post('/v1/jobs/search', { limit: 1 }, { key })).status).to.equal(200);
       expect((await app.api.get(`/v1/companies/${company}/jobs?limit=1`, { key })).status).to.equal(200);
       await settled();
-      const [account] = await app.store.query<{ prepaid: number }>('SELECT prepaid_micros::int AS prepaid FROM accounts WHERE account_id = $1', [accountId]);
+      const [account] = await app.store.query<{ prepaid: number }>(
+        'SELECT prepaid_micros::int AS prepaid FROM accounts WHERE account_id = $1',
+        [accountId],
+      );
       expect(account!.prepaid).to.equal(100 - 20 - 20);
       // Refused at admission, the searches left no ledger row; a company's jobs are priced and recorded as a list.
-      expect((await ledger(accountId)).map((row) => `${row.route_class} ${row.status}`)).to.deep.equal(['companies 200', 'jobs_list 200', 'jobs_list 200']);
+      expect((await ledger(accountId)).map((row) => `${row.route_class} ${row.status}`)).to.deep.equal([
+        'companies 200',
+        'jobs_list 200',
+        'jobs_list 200',
+      ]);
     });
 
     it('charges every answer before it is sent: what the balance cannot pay is refused, gives its request back, and one job is never refused', async () => {
@@ -331,7 +353,10 @@ describe('metering', function () {
       // The 10 left cannot pay for the usage page either.
       expect((await app.api.get('/v1/usage/requests', { key, ...noWait })).status).to.equal(429);
       await settled();
-      const [account] = await app.store.query<{ prepaid: number }>('SELECT prepaid_micros::int AS prepaid FROM accounts WHERE account_id = $1', [accountId]);
+      const [account] = await app.store.query<{ prepaid: number }>(
+        'SELECT prepaid_micros::int AS prepaid FROM accounts WHERE account_id = $1',
+        [accountId],
+      );
       expect(account!.prepaid).to.equal(10);
       const rows = await ledger(accountId);
       // A request refused at settlement gives back the request it counted this month.
@@ -352,11 +377,17 @@ describe('metering', function () {
       expect((await app.api.put('/v1/account/overage', { enabled: true, monthlyLimitUsd: 0.01 }, { key })).status).to.equal(200);
       const price = Math.ceil(count.body.count / 100) * 20;
       expect(price).to.be.greaterThan(20);
-      await app.store.query("UPDATE usage_months SET overage_used_micros = $2 WHERE account_id = $1 AND month = '2026-11-01'", [accountId, 10_000 - price + 20]);
+      await app.store.query("UPDATE usage_months SET overage_used_micros = $2 WHERE account_id = $1 AND month = '2026-11-01'", [
+        accountId,
+        10_000 - price + 20,
+      ]);
       const refused = await app.api.post<ErrorBody>('/v1/jobs/exports', {}, { key, ...noWait });
       expect(refused.status).to.equal(429);
       expect(refused.body.error.code).to.equal('data_limit_exceeded');
-      await app.store.query("UPDATE usage_months SET overage_used_micros = $2 WHERE account_id = $1 AND month = '2026-11-01'", [accountId, 10_000 - price]);
+      await app.store.query("UPDATE usage_months SET overage_used_micros = $2 WHERE account_id = $1 AND month = '2026-11-01'", [
+        accountId,
+        10_000 - price,
+      ]);
       expect((await app.api.post('/v1/jobs/exports', {}, { key })).status).to.equal(202);
       await app.service.exportRunner.idle();
       await settled();
@@ -387,17 +418,27 @@ describe('metering', function () {
       await leaveDuring(hold(app.service.ctx.exports, 'create'), 'POST', '/v1/jobs/exports', key, { max_records: 50 });
       await app.service.exportRunner.idle();
       await settled();
-      const [exp] = await app.store.query<{ status: string; records: number }>('SELECT status, record_count::int AS records FROM exports WHERE account_id = $1', [accountId]);
+      const [exp] = await app.store.query<{ status: string; records: number }>(
+        'SELECT status, record_count::int AS records FROM exports WHERE account_id = $1',
+        [accountId],
+      );
       expect(exp).to.deep.equal({ status: 'completed', records: 50 });
-      expect((await ledger(accountId)).map((r) => [r.status, r.records_charged, r.settlement_status])).to.deep.equal([[202, 50, 'included']]);
-      const [m] = await app.store.query<{ used: number; reserved: number }>('SELECT records_used::int AS used, records_reserved::int AS reserved FROM usage_months WHERE account_id = $1', [accountId]);
+      expect((await ledger(accountId)).map((r) => [r.status, r.records_charged, r.settlement_status])).to.deep.equal([
+        [202, 50, 'included'],
+      ]);
+      const [m] = await app.store.query<{ used: number; reserved: number }>(
+        'SELECT records_used::int AS used, records_reserved::int AS reserved FROM usage_months WHERE account_id = $1',
+        [accountId],
+      );
       expect(m).to.deep.equal({ used: 50, reserved: 0 });
     });
 
     it('settles a request whose client left before any answer as 499, charging nothing', async () => {
       const { key, accountId } = await app.account({ plan: 'paid-5k' });
       await leaveDuring(hold(app.service.ctx.jobs, 'list'), 'GET', '/v1/jobs?limit=20', key);
-      expect((await ledger(accountId)).map((r) => [r.status, r.records_charged, r.settlement_status])).to.deep.equal([[499, 0, 'not_charged']]);
+      expect((await ledger(accountId)).map((r) => [r.status, r.records_charged, r.settlement_status])).to.deep.equal([
+        [499, 0, 'not_charged'],
+      ]);
       expect((await month(accountId)).records).to.equal(0);
       // The account goes on as before.
       expect(num(await app.api.get('/v1/jobs?limit=3', { key }), 'X-Data-Records-Used')).to.equal(3);
@@ -409,7 +450,8 @@ describe('metering', function () {
       const { key, accountId } = await app.account({ plan: 'paid-5k' });
       const before = await app.api.get('/v1/jobs/count', { key });
       const windowBefore = num(before, 'RateLimit-Remaining');
-      for (let i = 0; i < 5; i++) expect((await app.api.put('/v1/account/overage', { enabled: i % 2 === 1 }, { key })).status).to.equal(200);
+      for (let i = 0; i < 5; i++)
+        expect((await app.api.put('/v1/account/overage', { enabled: i % 2 === 1 }, { key })).status).to.equal(200);
       const after = await app.api.get('/v1/jobs/count', { key });
       // Five PUTs and the count: six more monthly requests; the window saw only the count.
       expect(num(after, 'X-Data-Requests-Used') - num(before, 'X-Data-Requests-Used')).to.equal(6);
@@ -445,7 +487,10 @@ describe('metering', function () {
       ]);
       expect(first.body.data[0]!.api_key_id).to.equal(keyId);
       await app.api.get('/v1/jobs/count', { key }); // after the first page: not in this listing
-      const second = await app.api.get<{ data: UsageEvent[]; next_cursor: string | null }>(`/v1/usage/requests?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`, { key });
+      const second = await app.api.get<{ data: UsageEvent[]; next_cursor: string | null }>(
+        `/v1/usage/requests?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+        { key },
+      );
       expect(second.body.data.map((e) => [e.route_class, e.records_charged])).to.deep.equal([
         ['jobs_search', 2],
         ['jobs_list', 3],
@@ -453,14 +498,24 @@ describe('metering', function () {
       expect(second.body.next_cursor).to.equal(null);
       const searches = await app.api.get<{ data: UsageEvent[] }>('/v1/usage/requests?route_class=jobs_search', { key });
       expect(searches.body.data).to.have.length(1);
-      const mismatch = await app.api.get<ErrorBody>(`/v1/usage/requests?limit=3&cursor=${encodeURIComponent(first.body.next_cursor)}`, { key });
+      const mismatch = await app.api.get<ErrorBody>(`/v1/usage/requests?limit=3&cursor=${encodeURIComponent(first.body.next_cursor)}`, {
+        key,
+      });
       expect(mismatch.status).to.equal(400);
       app.setNow(new Date(NOW.getTime() + 61 * 60_000));
-      const expired = await app.api.get<ErrorBody>(`/v1/usage/requests?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`, { key });
+      const expired = await app.api.get<ErrorBody>(`/v1/usage/requests?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`, {
+        key,
+      });
       expect(expired.status).to.equal(400);
       expect(expired.body.error.message).to.match(/expired/);
       const other = await app.account();
-      expect((await app.api.get<ErrorBody>(`/v1/usage/requests?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`, { key: other.key })).status).to.equal(400);
+      expect(
+        (
+          await app.api.get<ErrorBody>(`/v1/usage/requests?limit=2&cursor=${encodeURIComponent(first.body.next_cursor)}`, {
+            key: other.key,
+          })
+        ).status,
+      ).to.equal(400);
       void accountId;
     });
 
@@ -486,10 +541,13 @@ describe('metering', function () {
           if ((e.status ?? 0) >= 400) t.errors++;
           byDay.set(k, t);
         }
-        return [...byDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, t]) => ({ date: k.split(' ')[0], group: k.split(' ')[1], ...t, overage_usd: 0 }));
+        return [...byDay]
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .map(([k, t]) => ({ date: k.split(' ')[0], group: k.split(' ')[1], ...t, overage_usd: 0 }));
       };
       const analytics = async () => {
-        const body = (await app.api.get<Analytics>('/v1/usage/analytics?start=2026-11-01&end=2026-11-30&group_by=route_class', { key })).body;
+        const body = (await app.api.get<Analytics>('/v1/usage/analytics?start=2026-11-01&end=2026-11-30&group_by=route_class', { key }))
+          .body;
         return { ...body, data: body.data.filter((r) => r.group !== 'usage') };
       };
       const before = await expected();
@@ -502,12 +560,17 @@ describe('metering', function () {
         const stop = (at: string) => {
           if (at === step) throw new Error(`stopped at ${at}`);
         };
-        await app.service.ctx.ledger.compact({ crash: stop, graceMs: 0 }).catch((e: Error) => expect(e.message).to.equal(`stopped at ${step}`));
+        await app.service.ctx.ledger
+          .compact({ crash: stop, graceMs: 0 })
+          .catch((e: Error) => expect(e.message).to.equal(`stopped at ${step}`));
         expect((await analytics()).data).to.deep.equal(await expected());
       }
       await settled();
       await app.service.ctx.ledger.compact({ graceMs: 0 });
-      const left = await app.store.query<{ n: number }>("SELECT count(*)::int AS n FROM ledger WHERE account_id = $1 AND settlement_status <> 'pending'", [accountId]);
+      const left = await app.store.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM ledger WHERE account_id = $1 AND settlement_status <> 'pending'",
+        [accountId],
+      );
       expect(left[0]!.n).to.equal(0);
       const files = await readdir(join(app.config.dataDir, 'ledger'), { recursive: true });
       expect(files.filter((f) => f.includes('.tmp-'))).to.deep.equal([]);
@@ -534,7 +597,9 @@ describe('metering', function () {
       app.setNow(NOW);
       const usage = async () => ({
         events: await listAll(key),
-        analytics: (await app.api.get<Analytics>('/v1/usage/analytics?start=2026-11-01&end=2026-11-30&group_by=route_class', { key })).body.data.filter((r) => r.group !== 'usage'),
+        analytics: (
+          await app.api.get<Analytics>('/v1/usage/analytics?start=2026-11-01&end=2026-11-30&group_by=route_class', { key })
+        ).body.data.filter((r) => r.group !== 'usage'),
       });
       const before = await usage();
       expect(before.events).to.have.length(8);
@@ -550,13 +615,18 @@ describe('metering', function () {
         await app.api.get('/v1/jobs?limit=2', { key });
         await settled();
         await app.service.ctx.ledger.compact({ graceMs: 0 });
-        const left = await app.store.query<{ n: number }>("SELECT count(*)::int AS n FROM ledger WHERE account_id = $1 AND settlement_status <> 'pending'", [accountId]);
+        const left = await app.store.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM ledger WHERE account_id = $1 AND settlement_status <> 'pending'",
+          [accountId],
+        );
         expect(left[0]!.n).to.equal(0);
       } finally {
         await app.store.query('RESET TimeZone');
       }
       const body = (await app.api.get<Analytics>('/v1/usage/analytics?start=2026-11-01&end=2026-11-30&group_by=route_class', { key })).body;
-      expect(body.data.filter((r) => r.group !== 'usage').map((r) => [r.date, r.requests, r.records])).to.deep.equal([['2026-11-25', 1, 2]]);
+      expect(body.data.filter((r) => r.group !== 'usage').map((r) => [r.date, r.requests, r.records])).to.deep.equal([
+        ['2026-11-25', 1, 2],
+      ]);
     });
 
     it('refuses bad parameters with 400 naming them', async () => {
@@ -571,7 +641,7 @@ describe('metering', function () {
         ['/v1/usage/analytics?start=2026-11-10&end=2026-11-01', /end/],
         ['/v1/usage/analytics?group_by=day', /group_by/],
       ] as const) {
-        const r = (await app.api.get<ErrorBody>(path, { key }));
+        const r = await app.api.get<ErrorBody>(path, { key });
         expect(r.status, path).to.equal(400);
         expect(r.body.error.message, path).to.match(message);
       }
@@ -583,7 +653,10 @@ describe('metering', function () {
     const events: UsageEvent[] = [];
     let cursor: string | null = null;
     do {
-      const r: ApiResponse<{ data: UsageEvent[]; next_cursor: string | null }> = await app.api.get(`/v1/usage/requests?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+      const r: ApiResponse<{ data: UsageEvent[]; next_cursor: string | null }> = await app.api.get(
+        `/v1/usage/requests?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { key },
+      );
       events.push(...r.body.data);
       cursor = r.body.next_cursor;
     } while (cursor);

@@ -108,7 +108,11 @@ describe('PUT /v1/account/overage', () => {
     const { key, accountId } = await app.account();
     app.setNow(new Date('2026-12-31T23:30:00-05:00'));
     try {
-      await app.store.query('INSERT INTO usage_months (account_id, month, overage_used_micros) VALUES ($1, $2, $3)', [accountId, '2027-01-01', 1_234_567]);
+      await app.store.query('INSERT INTO usage_months (account_id, month, overage_used_micros) VALUES ($1, $2, $3)', [
+        accountId,
+        '2027-01-01',
+        1_234_567,
+      ]);
       const res = await put(key, { enabled: true });
       expect(res.body).to.include({ usedUsd: 1.234567, periodStart: '2027-01-01T00:00:00.000Z', periodEnd: '2027-02-01T00:00:00.000Z' });
     } finally {

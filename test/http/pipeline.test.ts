@@ -30,7 +30,15 @@ describe('HTTP pipeline', () => {
 
   it('answers 400 invalid_request naming an unknown query parameter, on every route (the contract checks it, not the handlers)', async () => {
     const id = '00000000-0000-4000-8000-000000000000';
-    for (const path of ['/v1/jobs', '/v1/jobs/changes', '/v1/companies', `/v1/companies/${id}`, '/v1/jobs/exports', `/v1/jobs/exports/${id}`, `/v1/jobs/exports/${id}/files/1`]) {
+    for (const path of [
+      '/v1/jobs',
+      '/v1/jobs/changes',
+      '/v1/companies',
+      `/v1/companies/${id}`,
+      '/v1/jobs/exports',
+      `/v1/jobs/exports/${id}`,
+      `/v1/jobs/exports/${id}/files/1`,
+    ]) {
       const res = await app.api.get(`${path}?nope=1`, { key });
       expectEnvelope(res, 400, 'invalid_request');
       expect((res.body as { error: { message: string } }).error.message, path).to.include('nope');
@@ -65,7 +73,11 @@ describe('HTTP pipeline', () => {
 
   it('answers 400 for a JSON body that is not an object', async () => {
     expectEnvelope(await app.api.put('/v1/account/overage', [1, 2], { key }), 400, 'invalid_request');
-    expectEnvelope(await app.api.put('/v1/account/overage', '"text"', { key, headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+    expectEnvelope(
+      await app.api.put('/v1/account/overage', '"text"', { key, headers: { 'content-type': 'application/json' } }),
+      400,
+      'invalid_request',
+    );
   });
 
   it('answers 404 route_not_found for an unknown path and 405 for a wrong method', async () => {
@@ -108,7 +120,9 @@ describe('HTTP pipeline', () => {
   });
 
   it('answers /healthz without a key, with the store state and the loaded catalog', async () => {
-    const res = await app.api.get<{ status: string; store: { open: boolean; kind: string }; catalog: { watermark: string | null } }>('/healthz');
+    const res = await app.api.get<{ status: string; store: { open: boolean; kind: string }; catalog: { watermark: string | null } }>(
+      '/healthz',
+    );
     expect(res.status).to.equal(200);
     expect(res.body.status).to.equal('ok');
     expect(res.body.store).to.deep.equal({ open: true, kind: app.store.kind });

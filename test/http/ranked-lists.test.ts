@@ -47,7 +47,10 @@ describe('impact-ordered lists', function () {
     const pages: string[][] = [];
     let cursor: string | null = null;
     do {
-      const r: { status: number; body: Page } = await app.api.get<Page>(`/v1/jobs?${query}&limit=40${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+      const r: { status: number; body: Page } = await app.api.get<Page>(
+        `/v1/jobs?${query}&limit=40${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { key },
+      );
       expect(r.status, JSON.stringify(r.body)).to.equal(200);
       pages.push(r.body.data.map((j) => j.job_id));
       cursor = r.body.next_cursor;
@@ -84,7 +87,13 @@ describe('impact-ordered lists', function () {
 
   it('gives every page of a several-word description search as scoring every match does', async () => {
     let many = 0;
-    for (const [a, b] of [['experience', 'team'], ['work', 'support'], ['manager', 'experience'], ['team', 'work'], ['sales', 'support']]) {
+    for (const [a, b] of [
+      ['experience', 'team'],
+      ['work', 'support'],
+      ['manager', 'experience'],
+      ['team', 'work'],
+      ['sales', 'support'],
+    ]) {
       for (const filter of FILTERS) {
         const query = `description=${a}%20${b}${filter}`;
         const fast = await allPages(query, true);

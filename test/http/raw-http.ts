@@ -113,7 +113,11 @@ export async function open(url: string): Promise<RawConnection> {
 }
 
 /** One request on a new connection: the first response, then the connection is closed by the client. */
-export async function exchange(url: string, bytes: string | Buffer, timeoutMs = 10_000): Promise<RawResponse & { closed: Promise<'end' | 'reset'> }> {
+export async function exchange(
+  url: string,
+  bytes: string | Buffer,
+  timeoutMs = 10_000,
+): Promise<RawResponse & { closed: Promise<'end' | 'reset'> }> {
   const conn = await open(url);
   conn.send(bytes);
   try {
@@ -126,5 +130,7 @@ export async function exchange(url: string, bytes: string | Buffer, timeoutMs = 
 
 /** A GET request's bytes. */
 export function get(path: string, headers: Record<string, string> = {}): string {
-  return `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+  return `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n`;
 }

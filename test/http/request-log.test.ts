@@ -43,7 +43,9 @@ describe('the request log', function () {
     expect(await levelOfAnswer('/v1/jobs?limit=0', key)).to.deep.equal({ status: 400, level: LEVEL.info });
     // No catalog is published yet: an expected refusal, retried by the client.
     expect(await levelOfAnswer('/v1/jobs/count', key)).to.deep.equal({ status: 503, level: LEVEL.warn });
-    const day = await writeDay(join(app.config.dataDir, '..', 'delivery'), 1, { postings: [{ source: 'greenhouse', board: 'acme', id: '1', opening: 'A' }] });
+    const day = await writeDay(join(app.config.dataDir, '..', 'delivery'), 1, {
+      postings: [{ source: 'greenhouse', board: 'acme', id: '1', opening: 'A' }],
+    });
     await publish({ input: day, snapshotsDir: app.config.snapshotsDir, dataDir: app.config.dataDir, quiet: true, memoryLimit: '1GB' });
     await app.service.watcher.check();
     // HTML descriptions are not published: what the client asked for, answered 503 by the spec.

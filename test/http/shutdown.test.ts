@@ -18,14 +18,18 @@ describe('shutdown', () => {
     const url = new URL('/v1/account/overage', app.url);
     const body = JSON.stringify({ enabled: true });
     const answered = new Promise<{ status: number; text: string; connection: string | undefined }>((done, fail) => {
-      const req = request(url, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => {
-          checkResponse('PUT', url.pathname, res.statusCode ?? 0, new Headers(res.headers as Record<string, string>), JSON.parse(text));
-          done({ status: res.statusCode ?? 0, text, connection: res.headers.connection });
-        });
-      });
+      const req = request(
+        url,
+        { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': body.length } },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => {
+            checkResponse('PUT', url.pathname, res.statusCode ?? 0, new Headers(res.headers as Record<string, string>), JSON.parse(text));
+            done({ status: res.statusCode ?? 0, text, connection: res.headers.connection });
+          });
+        },
+      );
       req.on('error', fail);
       req.write(body.slice(0, 5));
       setTimeout(() => req.end(body.slice(5)), 300);
@@ -84,8 +88,16 @@ describe('shutdown', () => {
       const args = ['serve', '--json', '--port', '0', '--data-dir', dataDir, '--snapshots-dir', join(root, 'snapshots'), ...extra];
       const child =
         how === 'npm'
-          ? spawn('npm', ['run', '--silent', 'cli', '--', ...args], { cwd: ROOT, detached: true, env: { ...process.env, JPS_LOG_LEVEL: 'info' } })
-          : spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, detached: true, env: { ...process.env, JPS_LOG_LEVEL: 'info' } });
+          ? spawn('npm', ['run', '--silent', 'cli', '--', ...args], {
+              cwd: ROOT,
+              detached: true,
+              env: { ...process.env, JPS_LOG_LEVEL: 'info' },
+            })
+          : spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+              cwd: ROOT,
+              detached: true,
+              env: { ...process.env, JPS_LOG_LEVEL: 'info' },
+            });
       let stdout = '';
       let stderr = '';
       const exited = new Promise<number | null>((done) => child.on('exit', (code, signal) => done(code ?? (signal ? 128 + 15 : null))));
@@ -131,7 +143,11 @@ describe('shutdown', () => {
       signal();
       await new Promise((r) => setTimeout(r, 200));
       for (const conn of puts) conn.send(body.slice(4));
-      const answers = await Promise.all([...warm.map((c) => c.responses(2)), ...fresh.map((c) => c.responses(1)), ...puts.map((c) => c.responses(1))]);
+      const answers = await Promise.all([
+        ...warm.map((c) => c.responses(2)),
+        ...fresh.map((c) => c.responses(1)),
+        ...puts.map((c) => c.responses(1)),
+      ]);
       // The server closes every connection once its requests are answered.
       expect(await Promise.all([...warm, ...fresh, ...puts].map((c) => c.closed))).to.not.include('reset');
       return answers;
@@ -170,7 +186,10 @@ describe('shutdown', () => {
       server.child.kill('SIGTERM');
       expect(await server.exited).to.equal(1);
       expect(Date.now() - started).to.be.below(5000);
-      const line = server.stdout().split('\n').find((l) => l.includes('"cut"'));
+      const line = server
+        .stdout()
+        .split('\n')
+        .find((l) => l.includes('"cut"'));
       expect(line, server.stdout()).to.be.a('string');
       expect(JSON.parse(line!)).to.include({ cut: 1 });
       expect(await conn.closed).to.be.oneOf(['end', 'reset']);

@@ -28,9 +28,15 @@ describe('answers that are not delivered (spec 8.2: only successful responses co
   after(() => app?.close());
 
   const ledger = (accountId: string) =>
-    app.store.query<LedgerRow>('SELECT status, records_charged::int AS records_charged, settlement_status FROM ledger WHERE account_id = $1 ORDER BY seq', [accountId]);
+    app.store.query<LedgerRow>(
+      'SELECT status, records_charged::int AS records_charged, settlement_status FROM ledger WHERE account_id = $1 ORDER BY seq',
+      [accountId],
+    );
   const recordsUsed = async (accountId: string) => {
-    const rows = await app.store.query<{ used: number }>('SELECT coalesce(sum(records_used), 0)::int AS used FROM usage_months WHERE account_id = $1', [accountId]);
+    const rows = await app.store.query<{ used: number }>(
+      'SELECT coalesce(sum(records_used), 0)::int AS used FROM usage_months WHERE account_id = $1',
+      [accountId],
+    );
     return rows[0]!.used;
   };
 

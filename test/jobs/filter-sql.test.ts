@@ -8,10 +8,35 @@ import type { Codes } from '../../src/jobs/snapshot.js';
 import type { ApiError } from '../../src/errors.js';
 
 const codes: Codes = new Map([
-  ['source', new Map([['greenhouse', 0], ['lever', 1], ['rare', 70]])],
-  ['employment_type', new Map([['full_time', 3], ['contract', 5]])],
-  ['country', new Map([['DE', 2], ['US', 0]])],
-  ['subdivision', new Map([['US-NY', 64], ['DE-BY', 1]])],
+  [
+    'source',
+    new Map([
+      ['greenhouse', 0],
+      ['lever', 1],
+      ['rare', 70],
+    ]),
+  ],
+  [
+    'employment_type',
+    new Map([
+      ['full_time', 3],
+      ['contract', 5],
+    ]),
+  ],
+  [
+    'country',
+    new Map([
+      ['DE', 2],
+      ['US', 0],
+    ]),
+  ],
+  [
+    'subdivision',
+    new Map([
+      ['US-NY', 64],
+      ['DE-BY', 1],
+    ]),
+  ],
 ]);
 
 const condition = (query: Record<string, string>) => filterCondition(readFilters(query, 'query'), 't_', codes);
@@ -29,12 +54,19 @@ describe('job filters', () => {
     it('keeps only current jobs unless told, and reads active as a shorthand for currentness', () => {
       expect(readFilters({}, 'query')).to.deep.equal({ currentness: ['current'] });
       expect(readFilters({ active: 'false' }, 'query')).to.deep.equal({ currentness: ['not_current'] });
-      expect(message({ active: 'true', currentness: 'current' })).to.equal('Send currentness or active, not both: active is a shorthand for currentness.');
+      expect(message({ active: 'true', currentness: 'current' })).to.equal(
+        'Send currentness or active, not both: active is a shorthand for currentness.',
+      );
     });
 
     it('resolves aliases, refusing a filter sent under both names', () => {
-      expect(readFilters({ remote_type: 'remote', published_since: '2026-11-01' }, 'query')).to.deep.include({ work_arrangement: 'remote', posted_since: '2026-11-01T00:00:00.000Z' });
-      expect(message({ remote_type: 'remote', work_arrangement: 'hybrid' })).to.equal('Send work_arrangement or remote_type, not both: remote_type is an alias of work_arrangement.');
+      expect(readFilters({ remote_type: 'remote', published_since: '2026-11-01' }, 'query')).to.deep.include({
+        work_arrangement: 'remote',
+        posted_since: '2026-11-01T00:00:00.000Z',
+      });
+      expect(message({ remote_type: 'remote', work_arrangement: 'hybrid' })).to.equal(
+        'Send work_arrangement or remote_type, not both: remote_type is an alias of work_arrangement.',
+      );
       expect(message({ published_since: 'yesterday' })).to.match(/^published_since must be a date/);
     });
 
@@ -69,7 +101,9 @@ describe('job filters', () => {
     });
 
     it('joins when a value has no bit in the mask', () => {
-      expect(condition({ source: 'rare' }).sql).to.equal('j.currentness IN (0) AND j.doc IN (SELECT p.doc FROM t_postings p WHERE p.source = $v0)');
+      expect(condition({ source: 'rare' }).sql).to.equal(
+        'j.currentness IN (0) AND j.doc IN (SELECT p.doc FROM t_postings p WHERE p.source = $v0)',
+      );
     });
 
     it('reads a state in the countries sent (a U.S. state alone), the country test being the state test', () => {
@@ -83,7 +117,7 @@ describe('job filters', () => {
 
     it('writes a value nothing has as false, and job conditions on the job row', () => {
       expect(condition({ country: 'FR', stale: 'true', company: 'ab' }).sql).to.equal(
-        'j.currentness IN (0) AND (j.employer_lc = $v0 OR split_part(j.employer_lc, \' \', 1) = $v1) AND j.stale = $v2 AND false',
+        "j.currentness IN (0) AND (j.employer_lc = $v0 OR split_part(j.employer_lc, ' ', 1) = $v1) AND j.stale = $v2 AND false",
       );
     });
   });

@@ -153,9 +153,11 @@ describe('MCP metering, confirmation and sessions', function () {
       output(await call('set_confirmation_level', { level: 'always' }));
       const prepaid = async () => {
         await app.service.ctx.meter.idle();
-        return Number((await app.store.query<{ p: string }>('SELECT prepaid_micros AS p FROM accounts WHERE account_id = $1', [accountId]))[0]!.p);
+        return Number(
+          (await app.store.query<{ p: string }>('SELECT prepaid_micros AS p FROM accounts WHERE account_id = $1', [accountId]))[0]!.p,
+        );
       };
-      const jobId = (output<{ jobs: { job_id: string }[] }>(await call('search_jobs', { limit: 1, confirm: true })).jobs[0]!).job_id;
+      const jobId = output<{ jobs: { job_id: string }[] }>(await call('search_jobs', { limit: 1, confirm: true })).jobs[0]!.job_id;
       const calls: [string, Record<string, unknown>, number][] = [
         ['search_jobs', { limit: 25 }, 20], // a list: one unit at $0.02 per 1,000
         ['search_jobs', { q: 'engineer', limit: 5 }, 200], // a keyword search: $0.20 per 1,000
@@ -176,7 +178,10 @@ describe('MCP metering, confirmation and sessions', function () {
     it('never: spends without asking; the requests model prices paid units', async () => {
       const { keyId, call } = await agent({ plan: 'paid-25k', billing_model: 'requests' });
       await app.store.query('INSERT INTO key_days (key_id, day, free_units) VALUES ($1, $2::date, 10000)', [keyId, '2026-11-25']);
-      await app.store.query('UPDATE accounts SET prepaid_micros = 1000000 WHERE account_id = (SELECT account_id FROM api_keys WHERE key_id = $1)', [keyId]);
+      await app.store.query(
+        'UPDATE accounts SET prepaid_micros = 1000000 WHERE account_id = (SELECT account_id FROM api_keys WHERE key_id = $1)',
+        [keyId],
+      );
       const asked = output<Answer>(await call('search_jobs', { q: 'engineer', limit: 5 }));
       expect(asked.cost).to.deep.include({ billing_model: 'requests', paid: true, usd_at_most: 0.0002 });
       output(await call('set_confirmation_level', { level: 'never' }));
@@ -187,7 +192,9 @@ describe('MCP metering, confirmation and sessions', function () {
   describe('set_overage and get_usage', () => {
     it('set_overage answers as PUT /v1/account/overage, and is refused with upgrade_required (403) on the free plan', async () => {
       const paid = await agent({ plan: 'paid-25k' });
-      const status = output<{ enabled: boolean; monthlyLimitUsd: number | null }>(await paid.call('set_overage', { enabled: true, monthlyLimitUsd: 0.07 }));
+      const status = output<{ enabled: boolean; monthlyLimitUsd: number | null }>(
+        await paid.call('set_overage', { enabled: true, monthlyLimitUsd: 0.07 }),
+      );
       expect(status).to.include({ enabled: true, monthlyLimitUsd: 0.07 });
       const usage = output<{ overage: { enabled: boolean }; requests: { used: number } }>(await paid.call('get_usage'));
       expect(usage.overage.enabled).to.equal(true);
@@ -202,7 +209,11 @@ describe('MCP metering, confirmation and sessions', function () {
 
   describe('sessions', () => {
     it('answers 401 without a key, 400 without a session, and 404 to a session of another key', async () => {
-      const anonymous = await fetch(new URL('/mcp', app.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const anonymous = await fetch(new URL('/mcp', app.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(anonymous.status).to.equal(401);
       expect(((await anonymous.json()) as { error: { code: string } }).error.code).to.equal('invalid_api_key');
 
@@ -210,19 +221,37 @@ describe('MCP metering, confirmation and sessions', function () {
       const init = await fetch(new URL('/mcp', app.url), {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        }),
       });
       expect(init.status).to.equal(200);
       const session = init.headers.get('mcp-session-id')!;
       await init.text();
       const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
-      const headers = (k: string) => ({ authorization: `Bearer ${k}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': session });
+      const headers = (k: string) => ({
+        authorization: `Bearer ${k}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': session,
+      });
       const other = await app.account({ plan: 'paid-25k' });
-      expect((await fetch(new URL('/mcp', app.url), { method: 'POST', headers: headers(other.key), body: JSON.stringify(list) })).status).to.equal(404);
-      const noSession = await fetch(new URL('/mcp', app.url), { method: 'POST', headers: { ...headers(key), 'mcp-session-id': '' }, body: JSON.stringify(list) });
+      expect(
+        (await fetch(new URL('/mcp', app.url), { method: 'POST', headers: headers(other.key), body: JSON.stringify(list) })).status,
+      ).to.equal(404);
+      const noSession = await fetch(new URL('/mcp', app.url), {
+        method: 'POST',
+        headers: { ...headers(key), 'mcp-session-id': '' },
+        body: JSON.stringify(list),
+      });
       expect(noSession.status).to.be.oneOf([400, 404]);
       expect((await fetch(new URL('/mcp', app.url), { method: 'DELETE', headers: headers(key) })).status).to.equal(200);
-      expect((await fetch(new URL('/mcp', app.url), { method: 'POST', headers: headers(key), body: JSON.stringify(list) })).status).to.equal(404);
+      expect(
+        (await fetch(new URL('/mcp', app.url), { method: 'POST', headers: headers(key), body: JSON.stringify(list) })).status,
+      ).to.equal(404);
     });
 
     it('stops a revoked key at its next call', async () => {

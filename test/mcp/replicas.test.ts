@@ -50,7 +50,14 @@ describe('MCP sessions across replicas (Streamable HTTP behind a load balancer w
     a = await startTestApp(shared, { store });
     b = await startTestApp(shared, { store });
     await generateCorpus({ jobs: 300, seed: 21, days: 1, start: '2026-11-18' }, join(root, 'corpus'), { workers: 0 });
-    await publish({ input: join(root, 'corpus', 'day-001'), snapshotsDir: shared.snapshotsDir, dataDir: a.config.dataDir, objectStore: shared.objectStore, quiet: true, memoryLimit: '1GB' });
+    await publish({
+      input: join(root, 'corpus', 'day-001'),
+      snapshotsDir: shared.snapshotsDir,
+      dataDir: a.config.dataDir,
+      objectStore: shared.objectStore,
+      quiet: true,
+      memoryLimit: '1GB',
+    });
     await a.service.watcher.check();
     await b.service.watcher.check();
     bucket = s3.store(PREFIX);
@@ -79,9 +86,13 @@ describe('MCP sessions across replicas (Streamable HTTP behind a load balancer w
     };
     return { key, keyId, client, on, session: sessionIdOf(client) };
   }
-  async function readAll(on: (replica: TestApp, name: string, args: Record<string, unknown>) => ReturnType<Client['callTool']>, replica: TestApp, fileId: string): Promise<Job[]> {
+  async function readAll(
+    on: (replica: TestApp, name: string, args: Record<string, unknown>) => ReturnType<Client['callTool']>,
+    replica: TestApp,
+    fileId: string,
+  ): Promise<Job[]> {
     const jobs: Job[] = [];
-    for (let offset: number | null = 0; offset !== null; ) {
+    for (let offset: number | null = 0; offset !== null;) {
       const page: Read = output(await on(replica, 'read_file', { file_id: fileId, offset, limit: 25 }));
       jobs.push(...page.jobs);
       offset = page.next_offset;
@@ -91,7 +102,12 @@ describe('MCP sessions across replicas (Streamable HTTP behind a load balancer w
   const post = (replica: TestApp, key: string, session: string, body: unknown) =>
     fetch(new URL('/mcp', replica.url), {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': session },
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': session,
+      },
       body: JSON.stringify(body),
     });
   const objectsOf = async (session: string) => (await bucket.list(`mcp/${session}/`)).map((o) => o.key);
@@ -118,16 +134,27 @@ describe('MCP sessions across replicas (Streamable HTTP behind a load balancer w
 
     const onB = output<Saved>(await on(b, 'search_jobs', { country: 'US', save_to_file: true, fields: ['job_id'] }));
     expect(await readAll(on, a, onB.file.file_id)).to.deep.equal(readOnB);
-    expect(await objectsOf(session)).to.have.members([`mcp/${session}/${onA.file.file_id}.jsonl`, `mcp/${session}/${onB.file.file_id}.jsonl`]);
+    expect(await objectsOf(session)).to.have.members([
+      `mcp/${session}/${onA.file.file_id}.jsonl`,
+      `mcp/${session}/${onB.file.file_id}.jsonl`,
+    ]);
   });
 
   it(`keeps a session's ${FILES_PER_SESSION} newest files whichever replica saves them, deleting the objects of older ones`, async () => {
     const { on, session } = await agent(a);
     const saved: string[] = [];
-    for (let i = 0; i <= FILES_PER_SESSION; i++) saved.push(output<Saved>(await on(i % 2 === 0 ? a : b, 'search_jobs', { country: 'US', save_to_file: true, fields: ['job_id'] })).file.file_id);
+    for (let i = 0; i <= FILES_PER_SESSION; i++)
+      saved.push(
+        output<Saved>(await on(i % 2 === 0 ? a : b, 'search_jobs', { country: 'US', save_to_file: true, fields: ['job_id'] })).file.file_id,
+      );
     expect(toolError(await on(b, 'read_file', { file_id: saved[0] }))).to.include({ code: 'file_not_found', http_status: 404 });
     expect(output<Read>(await on(a, 'read_file', { file_id: saved[1] })).total).to.be.above(0);
-    expect((await objectsOf(session)).sort()).to.deep.equal(saved.slice(1).map((id) => `mcp/${session}/${id}.jsonl`).sort());
+    expect((await objectsOf(session)).sort()).to.deep.equal(
+      saved
+        .slice(1)
+        .map((id) => `mcp/${session}/${id}.jsonl`)
+        .sort(),
+    );
   });
 
   it('answers 404 on replica B to another key, and to an id no replica opened', async () => {

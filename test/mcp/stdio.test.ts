@@ -40,7 +40,13 @@ describe('MCP over stdio (`cli mcp`)', function () {
         command: process.execPath,
         args: ['--import', 'tsx', 'src/cli/main.ts', 'mcp'],
         cwd: ROOT,
-        env: { ...(process.env as Record<string, string>), JPS_API_KEY: key, JPS_DATA_DIR: dataDir, JPS_SNAPSHOTS_DIR: snapshotsDir, JPS_LOG_LEVEL: 'silent' },
+        env: {
+          ...(process.env as Record<string, string>),
+          JPS_API_KEY: key,
+          JPS_DATA_DIR: dataDir,
+          JPS_SNAPSHOTS_DIR: snapshotsDir,
+          JPS_LOG_LEVEL: 'silent',
+        },
         stderr: 'pipe',
       }),
     );
@@ -76,7 +82,10 @@ describe('MCP over stdio (`cli mcp`)', function () {
     const client = await start(key);
     try {
       for (let i = 0; i < 30; i++) output(await client.callTool({ name: 'count_jobs', arguments: {} }));
-      expect(toolError(await client.callTool({ name: 'count_jobs', arguments: {} }))).to.include({ code: 'rate_limited', http_status: 429 });
+      expect(toolError(await client.callTool({ name: 'count_jobs', arguments: {} }))).to.include({
+        code: 'rate_limited',
+        http_status: 429,
+      });
     } finally {
       await client.close();
     }
@@ -88,7 +97,10 @@ describe('MCP over stdio (`cli mcp`)', function () {
     try {
       output(await client.callTool({ name: 'list_fields', arguments: {} }));
       await cli('keys', 'revoke', keyId);
-      expect(toolError(await client.callTool({ name: 'list_fields', arguments: {} }))).to.include({ code: 'invalid_api_key', http_status: 401 });
+      expect(toolError(await client.callTool({ name: 'list_fields', arguments: {} }))).to.include({
+        code: 'invalid_api_key',
+        http_status: 401,
+      });
     } finally {
       await client.close();
     }
@@ -98,7 +110,10 @@ describe('MCP over stdio (`cli mcp`)', function () {
     const missing = await runCli(['mcp', '--data-dir', dataDir], { JPS_API_KEY: '' });
     expect(missing.code).to.equal(2);
     expect(missing.stderr).to.match(/JPS_API_KEY/);
-    const wrong = await runCli(['mcp', '--data-dir', dataDir, '--snapshots-dir', snapshotsDir], { JPS_API_KEY: 'jps_live_nope', JPS_LOG_LEVEL: 'silent' });
+    const wrong = await runCli(['mcp', '--data-dir', dataDir, '--snapshots-dir', snapshotsDir], {
+      JPS_API_KEY: 'jps_live_nope',
+      JPS_LOG_LEVEL: 'silent',
+    });
     expect(wrong.code).to.equal(1);
     expect(wrong.stderr).to.match(/not a valid API key/);
   });

@@ -22,7 +22,17 @@ interface Usage {
 }
 
 const NOW = new Date('2026-11-25T10:00:30Z');
-const TOOLS = ['count_jobs', 'get_job', 'get_usage', 'list_fields', 'read_file', 'search_docs', 'search_jobs', 'set_confirmation_level', 'set_overage'];
+const TOOLS = [
+  'count_jobs',
+  'get_job',
+  'get_usage',
+  'list_fields',
+  'read_file',
+  'search_docs',
+  'search_jobs',
+  'set_confirmation_level',
+  'set_overage',
+];
 
 describe('MCP tools over Streamable HTTP (/mcp)', function () {
   this.timeout(240_000);
@@ -80,7 +90,11 @@ describe('MCP tools over Streamable HTTP (/mcp)', function () {
       const http = await app.api.post<{ data: Job[]; next_cursor: string }>('/v1/jobs/search', { country: 'US', limit: 10 }, { key });
       expect(first.jobs).to.deep.equal(http.body.data);
       const second = output<Page>(await call('search_jobs', { country: 'US', cursor: first.next_cursor }));
-      const httpNext = await app.api.post<{ data: Job[] }>('/v1/jobs/search', { country: 'US', limit: 10, cursor: http.body.next_cursor }, { key });
+      const httpNext = await app.api.post<{ data: Job[] }>(
+        '/v1/jobs/search',
+        { country: 'US', limit: 10, cursor: http.body.next_cursor },
+        { key },
+      );
       expect(second.jobs).to.deep.equal(httpNext.body.data);
       expect(first.charged).to.deep.equal({ requests: 1, records: 10 });
     });
@@ -103,20 +117,28 @@ describe('MCP tools over Streamable HTTP (/mcp)', function () {
 
     it('saves every match to a session file that read_file pages through, in listing order, charging one request and the saved jobs', async () => {
       const all: Job[] = [];
-      for (let cursor: string | undefined, more = true; more; ) {
-        const r = await app.api.post<{ data: Job[]; next_cursor: string | null }>('/v1/jobs/search', { country: 'US', limit: 250, ...(cursor ? { cursor } : {}) }, { key });
+      for (let cursor: string | undefined, more = true; more;) {
+        const r = await app.api.post<{ data: Job[]; next_cursor: string | null }>(
+          '/v1/jobs/search',
+          { country: 'US', limit: 250, ...(cursor ? { cursor } : {}) },
+          { key },
+        );
         all.push(...r.body.data);
         cursor = r.body.next_cursor ?? undefined;
         more = cursor !== undefined;
       }
       const before = await ledger();
-      const saved = output<Page & { file: { file_id: string; jobs: number } }>(await call('search_jobs', { country: 'US', save_to_file: true }));
+      const saved = output<Page & { file: { file_id: string; jobs: number } }>(
+        await call('search_jobs', { country: 'US', save_to_file: true }),
+      );
       expect(saved.file.jobs).to.equal(all.length);
       expect(saved.charged).to.deep.equal({ requests: 1, records: all.length });
       const read: Job[] = [];
       let offset: number | null = 0;
       while (offset !== null) {
-        const r: { jobs: Job[]; next_offset: number | null; total: number } = output(await call('read_file', { file_id: saved.file.file_id, offset, limit: 25 }));
+        const r: { jobs: Job[]; next_offset: number | null; total: number } = output(
+          await call('read_file', { file_id: saved.file.file_id, offset, limit: 25 }),
+        );
         expect(r.total).to.equal(all.length);
         read.push(...r.jobs);
         offset = r.next_offset;
@@ -125,14 +147,23 @@ describe('MCP tools over Streamable HTTP (/mcp)', function () {
       // One request for the save; read_file used none.
       const rows = (await ledger()).slice(before.length);
       expect(rows).to.have.length(1);
-      expect(rows[0]).to.include({ method: 'MCP', route: 'mcp/search_jobs', route_class: 'jobs_list', status: 200, records_charged: all.length });
+      expect(rows[0]).to.include({
+        method: 'MCP',
+        route: 'mcp/search_jobs',
+        route_class: 'jobs_list',
+        status: 200,
+        records_charged: all.length,
+      });
     });
 
     it('does not let another session read a file, and refuses save_to_file with a cursor', async () => {
       const saved = output<{ file: { file_id: string } }>(await call('search_jobs', { save_to_file: true, limit: 1 }));
       const other = await overHttp(app.url, key);
       try {
-        expect(toolError(await other.callTool({ name: 'read_file', arguments: { file_id: saved.file.file_id } }))).to.include({ code: 'file_not_found', http_status: 404 });
+        expect(toolError(await other.callTool({ name: 'read_file', arguments: { file_id: saved.file.file_id } }))).to.include({
+          code: 'file_not_found',
+          http_status: 404,
+        });
       } finally {
         await other.close();
       }
@@ -144,16 +175,23 @@ describe('MCP tools over Streamable HTTP (/mcp)', function () {
   describe('get_job and count_jobs', () => {
     it('get_job answers the job of GET /v1/jobs/{jobId}; an unknown id is the tool error job_not_found (404)', async () => {
       const [some] = output<Page>(await call('search_jobs', { limit: 1 })).jobs;
-      const got = output<{ job: Job; snapshot_watermark: string; charged: unknown }>(await call('get_job', { job_id: some!.job_id, include: ['company'] }));
+      const got = output<{ job: Job; snapshot_watermark: string; charged: unknown }>(
+        await call('get_job', { job_id: some!.job_id, include: ['company'] }),
+      );
       const http = await app.api.get<{ data: Job }>(`/v1/jobs/${some!.job_id}?include=company`, { key });
       expect(got.job).to.deep.equal(http.body.data);
       expect(got.charged).to.deep.equal({ requests: 1, records: 1 });
-      expect(toolError(await call('get_job', { job_id: '00000000-0000-4000-8000-000000000000' }))).to.include({ code: 'job_not_found', http_status: 404 });
+      expect(toolError(await call('get_job', { job_id: '00000000-0000-4000-8000-000000000000' }))).to.include({
+        code: 'job_not_found',
+        http_status: 404,
+      });
       expect(toolError(await call('get_job', { job_id: 'not-a-uuid' })).http_status).to.equal(400);
     });
 
     it('count_jobs answers the count of GET /v1/jobs/count, with groups, and charges no records', async () => {
-      const counted = output<{ count: number; groups: { value: string | null; count: number }[]; charged: unknown }>(await call('count_jobs', { country: 'US', group_by: 'work_arrangement' }));
+      const counted = output<{ count: number; groups: { value: string | null; count: number }[]; charged: unknown }>(
+        await call('count_jobs', { country: 'US', group_by: 'work_arrangement' }),
+      );
       const http = await app.api.get<{ count: number; groups: unknown[] }>('/v1/jobs/count?country=US&group_by=work_arrangement', { key });
       expect(counted.count).to.equal(http.body.count);
       expect(counted.groups).to.deep.equal(http.body.groups);
@@ -163,7 +201,9 @@ describe('MCP tools over Streamable HTTP (/mcp)', function () {
 
   describe('list_fields, search_docs, get_usage', () => {
     it('list_fields names every filter with its rule, the job fields and the group_by values, using no request', async () => {
-      const fields = output<{ filters: { name: string; description: string }[]; fields: { name: string }[]; group_by: string[] }>(await call('list_fields'));
+      const fields = output<{ filters: { name: string; description: string }[]; fields: { name: string }[]; group_by: string[] }>(
+        await call('list_fields'),
+      );
       const names = fields.filters.map((f) => f.name);
       expect(names).to.include.members(['q', 'title', 'title_advanced', 'country', 'currentness', 'pay_min', 'posted_since']);
       expect(fields.filters.find((f) => f.name === 'q')!.description).to.match(/title or the description/);
@@ -173,7 +213,9 @@ describe('MCP tools over Streamable HTTP (/mcp)', function () {
     });
 
     it('search_docs ranks passages of docs/ and the OpenAPI descriptions', async () => {
-      const found = output<{ results: { source: string; title: string; text: string }[] }>(await call('search_docs', { query: 'change feed resume cursor', limit: 3 }));
+      const found = output<{ results: { source: string; title: string; text: string }[] }>(
+        await call('search_docs', { query: 'change feed resume cursor', limit: 3 }),
+      );
       expect(found.results).to.have.length(3);
       expect(found.results.some((r) => r.source === 'docs/sync-and-exports.md' || /changes/.test(r.title))).to.equal(true);
       const params = output<{ results: { source: string }[] }>(await call('search_docs', { query: 'title_advanced boolean' }));

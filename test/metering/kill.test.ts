@@ -103,7 +103,9 @@ describe('metering under kill -9 (seeded, 4 trials)', function () {
 
     await withStore(async (store) => {
       expect(await store.query("SELECT request_id FROM ledger WHERE settlement_status = 'pending'")).to.deep.equal([]);
-      const rows = await store.query<{ request_id: string; status: number | null; records_charged: number }>('SELECT request_id, status, records_charged::int AS records_charged FROM ledger');
+      const rows = await store.query<{ request_id: string; status: number | null; records_charged: number }>(
+        'SELECT request_id, status, records_charged::int AS records_charged FROM ledger',
+      );
       const byId = new Map(rows.map((r) => [r.request_id, r]));
       for (const got of received.filter((r) => r.status === 200)) {
         expect(byId.get(got.requestId), got.requestId).to.deep.include({ status: 200, records_charged: got.records });

@@ -71,7 +71,8 @@ describe('ledger segments in an object store, read by every replica', function (
 
   const ledgerOf = (app: TestApp) => app.service.ctx.ledger;
   const cacheOf = (app: TestApp) => join(app.config.dataDir, 'cache', 'ledger');
-  const parquetIn = async (dir: string) => (await readdir(dir, { recursive: true }).catch(() => [] as string[])).filter((f) => f.endsWith('.parquet')).sort();
+  const parquetIn = async (dir: string) =>
+    (await readdir(dir, { recursive: true }).catch(() => [] as string[])).filter((f) => f.endsWith('.parquet')).sort();
   const bucketKeys = async () => (await s3.store(prefix).list('ledger/')).map((o) => o.key);
   /** The keys of the segments the state store lists in `states`. */
   const segmentKeys = async (...states: string[]) =>
@@ -98,7 +99,10 @@ describe('ledger segments in an object store, read by every replica', function (
   }
 
   /** The caller's rows in the state store, newest first. */
-  const ledgerRows = async () => (await store.query<{ request_id: string }>('SELECT request_id FROM ledger WHERE api_key_id = $1 ORDER BY seq DESC', [caller.keyId])).map((r) => r.request_id);
+  const ledgerRows = async () =>
+    (
+      await store.query<{ request_id: string }>('SELECT request_id FROM ledger WHERE api_key_id = $1 ORDER BY seq DESC', [caller.keyId])
+    ).map((r) => r.request_id);
 
   /** What both usage routes of `app` answer about the caller's requests (the reader's own calls left out). */
   async function usage(app: TestApp) {
@@ -106,13 +110,17 @@ describe('ledger segments in an object store, read by every replica', function (
     let cursor: string | null = null;
     do {
       const query: string = `api_key_id=${caller.keyId}&limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const page = await app.api.get<{ data: UsageEvent[]; next_cursor: string | null }>(`/v1/usage/requests?${query}`, { key: reader.key });
+      const page = await app.api.get<{ data: UsageEvent[]; next_cursor: string | null }>(`/v1/usage/requests?${query}`, {
+        key: reader.key,
+      });
       expect(page.status).to.equal(200);
       events.push(...page.body.data);
       cursor = page.body.next_cursor;
     } while (cursor);
     const analytics = async (groupBy: string, leaveOut: string) => {
-      const answer = await app.api.get<Analytics>(`/v1/usage/analytics?start=${DAY1}&end=${TODAY}&group_by=${groupBy}`, { key: reader.key });
+      const answer = await app.api.get<Analytics>(`/v1/usage/analytics?start=${DAY1}&end=${TODAY}&group_by=${groupBy}`, {
+        key: reader.key,
+      });
       expect(answer.status).to.equal(200);
       return answer.body.data.filter((r) => r.group !== leaveOut);
     };
@@ -247,7 +255,8 @@ describe('ledger segments on a single node, without an object store', function (
       await app.api.get('/v1/jobs/exports/exp_missing', { key });
       await app.service.ctx.meter.idle();
       app.setNow(NOW);
-      const analytics = async () => (await app.api.get<Analytics>(`/v1/usage/analytics?start=${DAY1}&end=${DAY1}&group_by=route_class`, { key })).body.data;
+      const analytics = async () =>
+        (await app.api.get<Analytics>(`/v1/usage/analytics?start=${DAY1}&end=${DAY1}&group_by=route_class`, { key })).body.data;
       const expected = await analytics();
       expect(expected.map((r) => [r.date, r.group, r.requests, r.errors])).to.deep.equal([[DAY1, 'exports', 2, 1]]);
       expect(await app.service.ctx.ledger.compact({ graceMs: 0 })).to.be.greaterThan(0);

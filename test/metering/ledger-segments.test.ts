@@ -86,7 +86,10 @@ describe('ledger segments', function () {
     const seqs: number[] = [];
     let before = Number.POSITIVE_INFINITY;
     for (;;) {
-      const events = await ledger.events({ accountId, start: null, end: null, routeClass: null, apiKeyId: null, highWater, capturedAt: now, before, exclude: '' }, page + 1);
+      const events = await ledger.events(
+        { accountId, start: null, end: null, routeClass: null, apiKeyId: null, highWater, capturedAt: now, before, exclude: '' },
+        page + 1,
+      );
       seqs.push(...events.slice(0, page).map((e) => e.seq));
       if (events.length <= page) return seqs;
       before = events[page - 1]!.seq;
@@ -100,7 +103,9 @@ describe('ledger segments', function () {
   }
 
   const segments = () =>
-    store.query<{ day: string; state: string; level: number }>("SELECT to_char(day, 'YYYY-MM-DD') AS day, state, level::int AS level FROM ledger_segments ORDER BY segment_id");
+    store.query<{ day: string; state: string; level: number }>(
+      "SELECT to_char(day, 'YYYY-MM-DD') AS day, state, level::int AS level FROM ledger_segments ORDER BY segment_id",
+    );
   const durable = async () => (await segments()).filter((s) => s.state === 'durable').map((s) => [s.day, s.level]);
   const durablePerDay = async () => {
     const perDay: Record<string, number> = {};
@@ -122,7 +127,10 @@ describe('ledger segments', function () {
     expect(await durablePerDay()).to.deep.equal({ [DAY1]: 1, [DAY2]: 1, [TODAY]: 3 });
     expect(await usage()).to.deep.equal(before);
     // Merged files have the columns compacted ones have, and no more.
-    const columns = (file: string) => engine.withConnection(async (c) => (await c.runAndReadAll(`SELECT * FROM read_parquet('${join(dir, file)}', hive_partitioning = false) LIMIT 0`)).columnNames());
+    const columns = (file: string) =>
+      engine.withConnection(async (c) =>
+        (await c.runAndReadAll(`SELECT * FROM read_parquet('${join(dir, file)}', hive_partitioning = false) LIMIT 0`)).columnNames(),
+      );
     const [first, ...rest] = await files();
     for (const file of rest) expect(await columns(file), file).to.deep.equal(await columns(first!));
     // One file per closed day, and the open day's segments.
@@ -174,7 +182,10 @@ describe('ledger segments', function () {
   it('merges a month into one segment two days after it closes, and again when a late row of it arrives', async () => {
     now = new Date('2026-11-02T12:00:00Z');
     await segmentsOf(['2026-10-05', '2026-10-31'], 2, 5);
-    const usageOfOctober = async () => ({ ...(await usage('2026-10-01')), lastDay: await ledger.daily('acct_a', '2026-10-31', '2026-10-31', 'route_class') });
+    const usageOfOctober = async () => ({
+      ...(await usage('2026-10-01')),
+      lastDay: await ledger.daily('acct_a', '2026-10-31', '2026-10-31', 'route_class'),
+    });
     const before = await usageOfOctober();
     expect(await ledger.merge()).to.equal(2);
     expect(await durable()).to.deep.equal([
@@ -237,7 +248,20 @@ describe('ledger segments', function () {
     const days = ['2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19', DAY1];
     await segmentsOf(days, 2, 10);
     const page = (limit: number, before = Number.POSITIVE_INFINITY, routeClass: string | null = null) =>
-      ledger.events({ accountId: 'acct_a', start: null, end: null, routeClass, apiKeyId: null, highWater: Number.MAX_SAFE_INTEGER, capturedAt: now, before, exclude: '' }, limit);
+      ledger.events(
+        {
+          accountId: 'acct_a',
+          start: null,
+          end: null,
+          routeClass,
+          apiKeyId: null,
+          highWater: Number.MAX_SAFE_INTEGER,
+          capturedAt: now,
+          before,
+          exclude: '',
+        },
+        limit,
+      );
     const cost = async (read: () => Promise<unknown>) => {
       const at = ledger.filesRead;
       await read();

@@ -26,7 +26,13 @@ async function callerOn(store: StateStore): Promise<Caller> {
 }
 
 async function admitOne(meter: Meter, caller: Caller, requestId: string): Promise<Ticket> {
-  const { ticket, refusal } = await meter.admit(caller, { requestId, method: 'GET', route: '/v1/jobs', routeClass: 'jobs_list', windowed: true });
+  const { ticket, refusal } = await meter.admit(caller, {
+    requestId,
+    method: 'GET',
+    route: '/v1/jobs',
+    routeClass: 'jobs_list',
+    windowed: true,
+  });
   expect(refusal).to.equal(null);
   return ticket;
 }
@@ -63,7 +69,10 @@ describe('requests a stopped server left unanswered', function () {
     };
     void fetch(`${app.url}/v1/usage/requests`, { headers: { authorization: `Bearer ${key}` } }).catch(() => undefined);
     await inside;
-    const [pending] = await app.store.query<{ request_id: string }>("SELECT request_id FROM ledger WHERE account_id = $1 AND settlement_status = 'pending'", [accountId]);
+    const [pending] = await app.store.query<{ request_id: string }>(
+      "SELECT request_id FROM ledger WHERE account_id = $1 AND settlement_status = 'pending'",
+      [accountId],
+    );
     expect(pending).to.not.equal(undefined);
     expect(await requestsUsed(app.store, accountId)).to.deep.equal({ used: 1, drawn: 1 });
 
@@ -71,8 +80,14 @@ describe('requests a stopped server left unanswered', function () {
     await app.restart(Promise.resolve());
     expect(await rowOf(app.store, pending!.request_id)).to.deep.equal({ status: null, settlement_status: 'not_charged', counted: false });
     expect(await requestsUsed(app.store, accountId)).to.deep.equal({ used: 0, drawn: 0 });
-    const usage = await app.api.get<{ data: { request_id: string; status: number | null; settlement_status: string }[] }>('/v1/usage/requests', { key });
-    expect(usage.body.data.find((e) => e.request_id === pending!.request_id)).to.include({ status: null, settlement_status: 'not_charged' });
+    const usage = await app.api.get<{ data: { request_id: string; status: number | null; settlement_status: string }[] }>(
+      '/v1/usage/requests',
+      { key },
+    );
+    expect(usage.body.data.find((e) => e.request_id === pending!.request_id)).to.include({
+      status: null,
+      settlement_status: 'not_charged',
+    });
 
     ctx.ledger.events = original;
     finish([]);
@@ -107,7 +122,8 @@ describe('requests a stopped server left unanswered', function () {
 
     now += 31_000;
     expect(await b.sweep()).to.equal(2);
-    for (const id of ['req_left_1', 'req_left_2']) expect(await rowOf(store, id)).to.deep.equal({ status: null, settlement_status: 'not_charged', counted: false });
+    for (const id of ['req_left_1', 'req_left_2'])
+      expect(await rowOf(store, id)).to.deep.equal({ status: null, settlement_status: 'not_charged', counted: false });
     expect(await rowOf(store, 'req_export')).to.deep.equal({ status: null, settlement_status: 'pending', counted: true });
     expect(await requestsUsed(store, caller.account.account_id)).to.deep.equal({ used: 1, drawn: 1 });
     expect(await store.query('SELECT node_id FROM nodes ORDER BY node_id')).to.deep.equal([{ node_id: b.id }]);

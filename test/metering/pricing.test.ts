@@ -9,7 +9,16 @@ describe('pricing (requests model)', () => {
   it('prices a keyword search at 200 micro-USD a unit, the account settings at nothing, every other class at 20', () => {
     const prices = Object.fromEntries(ROUTE_CLASSES.map((c) => [c, unitMicros(c)]));
     expect(prices).to.deep.equal({
-      jobs_list: 20, jobs_search: 200, jobs_count: 20, jobs_get: 20, jobs_changes: 20, exports: 20, companies: 20, account: 0, usage: 20, other: 20,
+      jobs_list: 20,
+      jobs_search: 200,
+      jobs_count: 20,
+      jobs_get: 20,
+      jobs_changes: 20,
+      exports: 20,
+      companies: 20,
+      account: 0,
+      usage: 20,
+      other: 20,
     });
   });
 

@@ -16,7 +16,16 @@ describe('dates of the API', () => {
   });
 
   it('refuses impossible dates, a date-time without a zone and other shapes', () => {
-    for (const bad of ['2026-02-29', '2026-13-01', '2026-11-31', '2026-11-21T10:00:00', '2026-11-21T24:00:00Z', '21/11/2026', 'yesterday', '2026-11-21T10:00Z']) {
+    for (const bad of [
+      '2026-02-29',
+      '2026-13-01',
+      '2026-11-31',
+      '2026-11-21T10:00:00',
+      '2026-11-21T24:00:00Z',
+      '21/11/2026',
+      'yesterday',
+      '2026-11-21T10:00Z',
+    ]) {
       expect(isDateOrDateTime(bad), bad).to.equal(false);
     }
     expect(isDateOrDateTime('2028-02-29')).to.equal(true);

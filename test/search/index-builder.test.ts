@@ -26,11 +26,31 @@ function build(texts: (string | null)[]): IndexParts {
   return builder.build().toParts();
 }
 
-const WORDS = ['Senior', 'engineer', 'engineers', 'the', 'and', 'C++', 'Node.js', 'e-mail', 'café', 'naïve', '401(k)', 'x@y.com', '3.14', '<b>bold</b>', 'https://a.io/x', 'Python,', ''];
+const WORDS = [
+  'Senior',
+  'engineer',
+  'engineers',
+  'the',
+  'and',
+  'C++',
+  'Node.js',
+  'e-mail',
+  'café',
+  'naïve',
+  '401(k)',
+  'x@y.com',
+  '3.14',
+  '<b>bold</b>',
+  'https://a.io/x',
+  'Python,',
+  '',
+];
 const texts = fc.array(
   fc.oneof(
     fc.constant(null),
-    fc.array(fc.constantFrom(...WORDS), { maxLength: 40 }).chain((words) => fc.constantFrom(' ', '\n', '  ', '\t').map((blank) => words.join(blank))),
+    fc
+      .array(fc.constantFrom(...WORDS), { maxLength: 40 })
+      .chain((words) => fc.constantFrom(' ', '\n', '  ', '\t').map((blank) => words.join(blank))),
     fc.string({ maxLength: 60 }),
   ),
   { maxLength: 30 },

@@ -15,7 +15,14 @@ describe('text index files', () => {
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'index-file-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const texts = ['Senior Data Engineer', null, 'Registered Nurse – night shift', 'Café manager (Zürich)', '', 'Data engineer, data platform'];
+  const texts = [
+    'Senior Data Engineer',
+    null,
+    'Registered Nurse – night shift',
+    'Café manager (Zürich)',
+    '',
+    'Data engineer, data platform',
+  ];
   const built = () => {
     const builder = new IndexBuilder();
     for (const text of texts) builder.add(text);
@@ -32,7 +39,12 @@ describe('text index files', () => {
     expect(read.terms).to.deep.equal(index.terms);
     expect(read.documents).to.equal(texts.length);
     expect(Array.from(read.maxPositions)).to.deep.equal(Array.from(index.maxPositions));
-    for (const query of [phraseQuery('data engineer'), phraseQuery('cafe'), parseAdvanced('nurse | data !platform'), parseAdvanced('manag:*')]) {
+    for (const query of [
+      phraseQuery('data engineer'),
+      phraseQuery('cafe'),
+      parseAdvanced('nurse | data !platform'),
+      parseAdvanced('manag:*'),
+    ]) {
       expect(Array.from(read.evaluate(query))).to.deep.equal(Array.from(index.evaluate(query)));
     }
     expect(Array.from(read.positionsIn('data', 5)!)).to.deep.equal([1, 3]);

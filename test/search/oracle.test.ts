@@ -23,10 +23,7 @@ const SEED = Number(process.env.JPS_ORACLE_SEED ?? 20261118);
 type TextName = 'title' | 'q' | 'description' | 'title_advanced' | 'description_advanced';
 type Field = 'title' | 'description';
 type Node =
-  | { k: 'word' | 'prefix'; w: string }
-  | { k: 'phrase'; words: string[] }
-  | { k: 'and' | 'or'; args: Node[] }
-  | { k: 'not'; arg: Node };
+  { k: 'word' | 'prefix'; w: string } | { k: 'phrase'; words: string[] } | { k: 'and' | 'or'; args: Node[] } | { k: 'not'; arg: Node };
 
 interface TextParam {
   name: TextName;
@@ -80,7 +77,15 @@ const window = <T>(rng: Rng, items: T[], size: number): T[] => {
 // Words our syntax reads as operators whatever their case.
 const OPERATOR_WORDS = new Set(['and', 'or', 'not']);
 
-const ACCENTS: Record<string, string[]> = { a: ['á', 'à', 'â', 'ä'], e: ['é', 'è', 'ê', 'ë'], i: ['í', 'ï'], o: ['ó', 'ô', 'ö'], u: ['ú', 'ü'], c: ['ç'], n: ['ñ'] };
+const ACCENTS: Record<string, string[]> = {
+  a: ['á', 'à', 'â', 'ä'],
+  e: ['é', 'è', 'ê', 'ë'],
+  i: ['í', 'ï'],
+  o: ['ó', 'ô', 'ö'],
+  u: ['ú', 'ü'],
+  c: ['ç'],
+  n: ['ñ'],
+};
 
 /** A word with accents (or ß, or a ligature) that contrib/unaccent folds back to it. */
 function accentuate(rng: Rng, word: string): string {
@@ -174,7 +179,10 @@ class QueryMaker {
     const frequent = (field: Field) => {
       const df = new Map<string, number>();
       for (const d of docs) for (const w of new Set(wordsOf(d[field]).map((x) => x.toLowerCase()))) df.set(w, (df.get(w) ?? 0) + 1);
-      return [...df].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 60).map(([w]) => w);
+      return [...df]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, 60)
+        .map(([w]) => w);
     };
     this.common = { title: frequent('title'), description: frequent('description') };
   }
@@ -236,7 +244,10 @@ class QueryMaker {
 
   async accented(field: Field): Promise<string> {
     const phrase = await this.phrase(field, false);
-    return phrase.split(' ').map((w) => (this.rng.chance(0.6) ? accentuate(this.rng, w) : w)).join(' ');
+    return phrase
+      .split(' ')
+      .map((w) => (this.rng.chance(0.6) ? accentuate(this.rng, w) : w))
+      .join(' ');
   }
 
   /** Raw tokens with digits or symbols in them: amounts, "3+ years", "0-1". */
@@ -317,7 +328,10 @@ class QueryMaker {
     const frequent = (field: Field) => this.rng.pick(this.common[field].slice(0, 20).filter((w) => !OPERATOR_WORDS.has(w)));
     switch (this.rng.int(3)) {
       case 0:
-        return [{ name: 'title', value: await this.meaningful(() => frequent('title')) }, { name: 'description', value: await this.plainWords() }];
+        return [
+          { name: 'title', value: await this.meaningful(() => frequent('title')) },
+          { name: 'description', value: await this.plainWords() },
+        ];
       case 1:
         return [{ name: 'q', value: await this.meaningful(() => frequent('title')) }, await this.advanced('description')];
       default:
@@ -344,7 +358,12 @@ function mix(m: QueryMaker, rng: Rng): [string, number, () => Promise<TextParam[
     ['description words', 40, one('description', () => m.plainWords())],
     ['title_advanced', 45, async () => [await m.advanced('title')]],
     ['description_advanced', 45, async () => [await m.advanced('description')]],
-    ['hyphenated word', 15, async () => (rng.chance(0.3) ? one('title', () => m.hyphenated('title')) : anyOf(['q', 'description'], () => m.hyphenated('description')))()],
+    [
+      'hyphenated word',
+      15,
+      async () =>
+        (rng.chance(0.3) ? one('title', () => m.hyphenated('title')) : anyOf(['q', 'description'], () => m.hyphenated('description')))(),
+    ],
     ['accented words', 15, anyOf(['q', 'description', 'title'], () => m.accented(rng.chance(0.5) ? 'description' : 'title'))],
     ['digits and symbols', 10, one('q', () => m.symbols(rng.chance(0.2) ? 'title' : 'description'))],
     ['two text filters', 12, () => m.combined()],
@@ -355,7 +374,8 @@ function mix(m: QueryMaker, rng: Rng): [string, number, () => Promise<TextParam[
 async function makeCases(rng: Rng, docs: Doc[], db: pg.Client): Promise<Case[]> {
   const seen = new Map<string, boolean>();
   const hasLexemes = async (text: string) => {
-    if (!seen.has(text)) seen.set(text, (await db.query<{ ok: boolean }>(`SELECT numnode(plainto_tsquery(${CFG}, $1)) > 0 AS ok`, [text])).rows[0]!.ok);
+    if (!seen.has(text))
+      seen.set(text, (await db.query<{ ok: boolean }>(`SELECT numnode(plainto_tsquery(${CFG}, $1)) > 0 AS ok`, [text])).rows[0]!.ok);
     return seen.get(text)!;
   };
   const maker = new QueryMaker(rng, docs, hasLexemes);
@@ -364,7 +384,13 @@ async function makeCases(rng: Rng, docs: Doc[], db: pg.Client): Promise<Case[]> 
     for (let i = 0; i < count; i++) {
       const text = await draw();
       const ranked = text.some((t) => t.name === 'title' || t.name === 'q' || t.name === 'description');
-      cases.push({ kind, text, currentOnly: rng.chance(0.15), ...(ranked && rng.chance(0.5) ? { sort: 'updated' as const } : {}), limit: rng.chance(0.7) ? 1000 : 100 });
+      cases.push({
+        kind,
+        text,
+        currentOnly: rng.chance(0.15),
+        ...(ranked && rng.chance(0.5) ? { sort: 'updated' as const } : {}),
+        limit: rng.chance(0.7) ? 1000 : 100,
+      });
     }
   }
   return cases;
@@ -457,8 +483,18 @@ describe('text search against PostgreSQL (DESIGN.md 4)', function () {
       lines.push(`      ${t.name}: ${JSON.stringify(t.value)} -> tsquery ${rows[0]!.q || '(empty)'}`);
     }
     const got = new Set(api.ids);
-    const show = (label: string, ids: string[]) => ids.slice(0, 4).map((id) => `      only ${label}: ${id} ${JSON.stringify(titles.get(id))}`);
-    lines.push(...show('API', [...got].filter((id) => !expected.has(id))), ...show('PostgreSQL', [...expected].filter((id) => !got.has(id))));
+    const show = (label: string, ids: string[]) =>
+      ids.slice(0, 4).map((id) => `      only ${label}: ${id} ${JSON.stringify(titles.get(id))}`);
+    lines.push(
+      ...show(
+        'API',
+        [...got].filter((id) => !expected.has(id)),
+      ),
+      ...show(
+        'PostgreSQL',
+        [...expected].filter((id) => !got.has(id)),
+      ),
+    );
     if (got.size !== api.ids.length) lines.push(`      the API listed ${api.ids.length - got.size} job_ids twice`);
     return lines.join('\n');
   }
@@ -506,7 +542,9 @@ describe('text search against PostgreSQL (DESIGN.md 4)', function () {
       if (!agrees) failed.push(await explain(c, api, expected));
     }
     for (const failure of failed) console.log(failure);
-    console.log(`oracle: ${cases.length - failed.length}/${cases.length} queries agree (${nonEmpty} with matches, ${refused} of the form a | !b answered 400; ${requests} API requests)`);
+    console.log(
+      `oracle: ${cases.length - failed.length}/${cases.length} queries agree (${nonEmpty} with matches, ${refused} of the form a | !b answered 400; ${requests} API requests)`,
+    );
     console.log(`  ${[...byKind].map(([kind, [ok, n]]) => `${kind} ${ok}/${n}`).join(', ')}`);
     expect(nonEmpty, 'queries with at least one match').to.be.at.least(cases.length * 0.6);
     expect(failed, 'queries where the API and PostgreSQL disagree').to.have.length(0);
@@ -540,8 +578,14 @@ describe('text search against PostgreSQL (DESIGN.md 4)', function () {
     expect(res.status, res.text).to.equal(200);
     const page = res.body.data.map((j) => j.job_id);
     expect(page).to.have.length(Math.min(50, inTitle.size + onlyDescription.size));
-    expect(page.slice(0, inTitle.size).every((id) => inTitle.has(id)), `title matches first for q=${word}`).to.equal(true);
-    expect(page.slice(inTitle.size).every((id) => onlyDescription.has(id)), `then description matches for q=${word}`).to.equal(true);
+    expect(
+      page.slice(0, inTitle.size).every((id) => inTitle.has(id)),
+      `title matches first for q=${word}`,
+    ).to.equal(true);
+    expect(
+      page.slice(inTitle.size).every((id) => onlyDescription.has(id)),
+      `then description matches for q=${word}`,
+    ).to.equal(true);
   });
 
   it('orders by ts_rank exactly as PostgreSQL does, ties by job_id descending', async () => {
@@ -558,7 +602,12 @@ describe('text search against PostgreSQL (DESIGN.md 4)', function () {
     ];
     let compared = 0;
     for (const check of checks) {
-      const where = check.param === 'title' ? 'title_tsv @@ q' : check.param === 'description' ? 'description_tsv @@ q' : '(title_tsv @@ q OR description_tsv @@ q)';
+      const where =
+        check.param === 'title'
+          ? 'title_tsv @@ q'
+          : check.param === 'description'
+            ? 'description_tsv @@ q'
+            : '(title_tsv @@ q OR description_tsv @@ q)';
       const { rows } = await db.query<{ id: string }>(
         `SELECT job_id::text AS id FROM jobs, ${check.tsquery} q WHERE currentness = 'current' AND ${where}
          ORDER BY ts_rank('{0.1, 0, 0, 1.0}', document, q) DESC, job_id DESC LIMIT 50`,
@@ -567,7 +616,10 @@ describe('text search against PostgreSQL (DESIGN.md 4)', function () {
       if (rows.length === 0) continue;
       const res = await get(`/v1/jobs?${check.param}=${encodeURIComponent(check.text)}&fields=job_id&limit=50`);
       expect(res.status, res.text).to.equal(200);
-      expect(res.body.data.map((j) => j.job_id), `${check.param}=${check.text}`).to.deep.equal(rows.map((r) => r.id));
+      expect(
+        res.body.data.map((j) => j.job_id),
+        `${check.param}=${check.text}`,
+      ).to.deep.equal(rows.map((r) => r.id));
       compared++;
     }
     console.log(`  ranking: ${compared} first pages in PostgreSQL's ts_rank order`);

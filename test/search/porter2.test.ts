@@ -6,6 +6,7 @@ import { ENGLISH_STOP_WORDS } from '../../src/search/stopwords.js';
 import { batched, connectOracle, corpusTexts, random } from './support/oracle.js';
 
 /** Words and stems of the Snowball documentation and of PostgreSQL's english_stem (Snowball 2.2.0). */
+// prettier-ignore
 const CLASSIC: [string, string][] = [
   ['consign', 'consign'], ['consigned', 'consign'], ['consigning', 'consign'], ['consignment', 'consign'],
   ['consist', 'consist'], ['consisted', 'consist'], ['consistency', 'consist'], ['consistent', 'consist'],
@@ -62,11 +63,86 @@ describe('the english_stem dictionary (Porter2)', function () {
       }
       const r = random(3);
       const letters = "aeiouybcdfghjklmnpqrstvwxzaeiouylnrstsdgey'éY";
-      const suffixes = ['', 'ing', 'ed', 'ly', 'edly', 'ingly', 'eed', 'ies', 'ied', 's', 'ss', 'sses', 'us', 'ational', 'tional', 'enci',
-        'anci', 'izer', 'bli', 'alli', 'entli', 'ousli', 'ization', 'ation', 'ator', 'alism', 'aliti', 'iviti', 'biliti', 'logi', 'fulli',
-        'lessli', 'li', 'icate', 'ative', 'alize', 'iciti', 'ical', 'ful', 'ness', 'al', 'ance', 'ence', 'er', 'ic', 'able', 'ible', 'ant',
-        'ement', 'ment', 'ent', 'ism', 'ate', 'iti', 'ous', 'ive', 'ize', 'sion', 'tion', 'e', 'l', 'll', "'s", "'", "'s'", 'y', 'at',
-        'bl', 'iz', 'bb', 'dd', 'ff', 'gg', 'mm', 'nn', 'pp', 'rr', 'tt'];
+      const suffixes = [
+        '',
+        'ing',
+        'ed',
+        'ly',
+        'edly',
+        'ingly',
+        'eed',
+        'ies',
+        'ied',
+        's',
+        'ss',
+        'sses',
+        'us',
+        'ational',
+        'tional',
+        'enci',
+        'anci',
+        'izer',
+        'bli',
+        'alli',
+        'entli',
+        'ousli',
+        'ization',
+        'ation',
+        'ator',
+        'alism',
+        'aliti',
+        'iviti',
+        'biliti',
+        'logi',
+        'fulli',
+        'lessli',
+        'li',
+        'icate',
+        'ative',
+        'alize',
+        'iciti',
+        'ical',
+        'ful',
+        'ness',
+        'al',
+        'ance',
+        'ence',
+        'er',
+        'ic',
+        'able',
+        'ible',
+        'ant',
+        'ement',
+        'ment',
+        'ent',
+        'ism',
+        'ate',
+        'iti',
+        'ous',
+        'ive',
+        'ize',
+        'sion',
+        'tion',
+        'e',
+        'l',
+        'll',
+        "'s",
+        "'",
+        "'s'",
+        'y',
+        'at',
+        'bl',
+        'iz',
+        'bb',
+        'dd',
+        'ff',
+        'gg',
+        'mm',
+        'nn',
+        'pp',
+        'rr',
+        'tt',
+      ];
       const prefixes = ['', '', '', 'gener', 'commun', 'arsen', "'", 'y'];
       const made = new Set<string>();
       while (made.size < 20_000) {
@@ -76,7 +152,12 @@ describe('the english_stem dictionary (Porter2)', function () {
         made.add(w);
       }
       const all = [...words, ...made];
-      const rows = await batched<{ l: string[] }>(client, "SELECT ts_lexize('english_stem', w) AS l FROM unnest($1::text[]) WITH ORDINALITY AS x(w, i) ORDER BY i", all, 5000);
+      const rows = await batched<{ l: string[] }>(
+        client,
+        "SELECT ts_lexize('english_stem', w) AS l FROM unnest($1::text[]) WITH ORDINALITY AS x(w, i) ORDER BY i",
+        all,
+        5000,
+      );
       const differ = all.filter((w, i) => englishStem(w) !== (rows[i]!.l[0] ?? null));
       expect(words.size).to.be.greaterThan(2000);
       expect(differ, `${differ.length} of ${all.length} words stem differently`).to.deep.equal([]);

@@ -2,7 +2,15 @@ import { expect } from 'chai';
 import type pg from 'pg';
 import { tsvector } from '../../src/search/analyze.js';
 import {
-  EMPTY, hasPositiveTerm, matches, parseAdvanced, phraseQuery, plainQuery, QuerySyntaxError, toTsquery, type Query,
+  EMPTY,
+  hasPositiveTerm,
+  matches,
+  parseAdvanced,
+  phraseQuery,
+  plainQuery,
+  QuerySyntaxError,
+  toTsquery,
+  type Query,
 } from '../../src/search/query.js';
 import { batched, connectOracle, corpusTexts, randomTexts, TRICKY } from './support/oracle.js';
 import { generateQueries } from './support/queries.js';
@@ -42,7 +50,16 @@ describe('text-search queries', function () {
     it('binds NOT tighter than AND, and AND tighter than OR', () => {
       expect(parseAdvanced('a1 OR b1 AND c1')).to.deep.equal({
         kind: 'or',
-        args: [{ kind: 'term', lexeme: 'a1', prefix: false }, { kind: 'and', args: [{ kind: 'term', lexeme: 'b1', prefix: false }, { kind: 'term', lexeme: 'c1', prefix: false }] }],
+        args: [
+          { kind: 'term', lexeme: 'a1', prefix: false },
+          {
+            kind: 'and',
+            args: [
+              { kind: 'term', lexeme: 'b1', prefix: false },
+              { kind: 'term', lexeme: 'c1', prefix: false },
+            ],
+          },
+        ],
       });
       expect(adv('NOT sales AND manager')).to.equal("!'sale' & 'manag'");
       expect(adv('NOT (sales AND manager)')).to.equal("!( 'sale' & 'manag' )");
@@ -65,7 +82,10 @@ describe('text-search queries', function () {
     it('reads "quoted phrases" as phraseto_tsquery, stop words keeping their places', () => {
       expect(parseAdvanced('"state of the art"')).to.deep.equal({
         kind: 'phrase',
-        items: [{ lexeme: 'state', prefix: false, offset: 0 }, { lexeme: 'art', prefix: false, offset: 3 }],
+        items: [
+          { lexeme: 'state', prefix: false, offset: 0 },
+          { lexeme: 'art', prefix: false, offset: 3 },
+        ],
       });
       expect(adv('"software engineer" NOT "senior staff"')).to.equal("'softwar' <-> 'engin' & !( 'senior' <-> 'staff' )");
       expect(adv('"the"')).to.equal('');
@@ -97,7 +117,9 @@ describe('text-search queries', function () {
       expect(syntaxError('nurse ()')).to.equal('empty parentheses at character 7');
       expect(syntaxError('nurse "night shift')).to.equal('unterminated quote at character 7');
       expect(syntaxError('nurse :*')).to.equal('prefix marker :* at character 7 must follow a word');
-      expect(syntaxError(`${'('.repeat(31)}a${')'.repeat(31)}`)).to.equal('query nests too deeply at character 31 (at most 30 levels of parentheses and NOT)');
+      expect(syntaxError(`${'('.repeat(31)}a${')'.repeat(31)}`)).to.equal(
+        'query nests too deeply at character 31 (at most 30 levels of parentheses and NOT)',
+      );
       expect(syntaxError('é (')).to.equal('unbalanced parenthesis at character 3');
       expect(adv(`${'('.repeat(30)}nurse${')'.repeat(30)}`)).to.equal("'nurs'");
     });
@@ -139,7 +161,13 @@ describe('text-search queries', function () {
   });
 
   it('prints lexemes quoted as PostgreSQL does', () => {
-    const q: Query = { kind: 'and', args: [{ kind: 'term', lexeme: "it's", prefix: false }, { kind: 'term', lexeme: 'a\\b', prefix: true }] };
+    const q: Query = {
+      kind: 'and',
+      args: [
+        { kind: 'term', lexeme: "it's", prefix: false },
+        { kind: 'term', lexeme: 'a\\b', prefix: true },
+      ],
+    };
     expect(toTsquery(q)).to.equal("'it''s' & 'a\\\\b':*");
   });
 
@@ -170,7 +198,11 @@ describe('text-search queries', function () {
 
     it('parseAdvanced gives what to_tsquery makes of the same query (1,000 generated queries without phrases)', async () => {
       const queries = generateQueries(docs, 1000, 5, false);
-      const rows = await batched<{ q: string }>(client, "SELECT to_tsquery('jps_english', s)::text AS q FROM unnest($1::text[]) WITH ORDINALITY AS x(s, i) ORDER BY i", queries.map((q) => q.toTsquery));
+      const rows = await batched<{ q: string }>(
+        client,
+        "SELECT to_tsquery('jps_english', s)::text AS q FROM unnest($1::text[]) WITH ORDINALITY AS x(s, i) ORDER BY i",
+        queries.map((q) => q.toTsquery),
+      );
       const differ = queries.filter((q, i) => adv(q.advanced) !== rows[i]!.q).map((q) => q.advanced);
       expect(differ).to.deep.equal([]);
     });
@@ -222,7 +254,11 @@ describe('text-search queries', function () {
 
     it('prints tsquery literals that PostgreSQL reads back unchanged', async () => {
       const queries = generateQueries(docs, 500, 21, true).map((q) => adv(q.advanced));
-      const rows = await batched<{ q: string }>(client, 'SELECT s::tsquery::text AS q FROM unnest($1::text[]) WITH ORDINALITY AS x(s, i) ORDER BY i', queries);
+      const rows = await batched<{ q: string }>(
+        client,
+        'SELECT s::tsquery::text AS q FROM unnest($1::text[]) WITH ORDINALITY AS x(s, i) ORDER BY i',
+        queries,
+      );
       expect(queries.filter((q, i) => q !== rows[i]!.q)).to.deep.equal([]);
     });
   });

@@ -50,7 +50,15 @@ function edgeDocs(): Doc[] {
     { title: 'manage manager management managed', description: 'managing the management of managers' },
     { title: 'Managerial Nurse Manager', description: 'managerial duties of the manager, registered nurse, nursery care hospital' },
   ];
-  for (const [nt, nd] of [[1, 0], [0, 1], [3, 5], [255, 1], [200, 100], [0, 300], [10, 250]] as const) {
+  for (const [nt, nd] of [
+    [1, 0],
+    [0, 1],
+    [3, 5],
+    [255, 1],
+    [200, 100],
+    [0, 300],
+    [10, 250],
+  ] as const) {
     docs.push({ title: 'nurse '.repeat(nt), description: 'nurse '.repeat(nd) });
   }
   // One document per distance between two words: word_distance() for 1..102.
@@ -59,10 +67,30 @@ function edgeDocs(): Doc[] {
 }
 
 const EDGE_QUERIES = [
-  'nurse', 'nurse:*', 'nurs', 'registered nurse', 'nurse & practitioner', 'nurse | practitioner', '!nurse', 'nurse & !practitioner',
-  '"registered nurse"', 'senior & nurse', 'care | nurse:*', 'alpha & beta', '"alpha beta"', 'alpha | beta', 'alpha:* & beta',
-  'manag & manag:*', 'manag:* & manag', 'manag:* | manag', 'manag:* & hospit', 'a1 a2 a3 a4 manag:* a5 manag a6 a7',
-  'manag a1 a2 a3 manag:* a4 a5 a6 a7 a8', 'manag:* nurs manag care manag:* hospit regist manag', 'filler & nurse', 'clinic:* & nurse',
+  'nurse',
+  'nurse:*',
+  'nurs',
+  'registered nurse',
+  'nurse & practitioner',
+  'nurse | practitioner',
+  '!nurse',
+  'nurse & !practitioner',
+  '"registered nurse"',
+  'senior & nurse',
+  'care | nurse:*',
+  'alpha & beta',
+  '"alpha beta"',
+  'alpha | beta',
+  'alpha:* & beta',
+  'manag & manag:*',
+  'manag:* & manag',
+  'manag:* | manag',
+  'manag:* & hospit',
+  'a1 a2 a3 a4 manag:* a5 manag a6 a7',
+  'manag a1 a2 a3 manag:* a4 a5 a6 a7 a8',
+  'manag:* nurs manag care manag:* hospit regist manag',
+  'filler & nurse',
+  'clinic:* & nurse',
 ];
 
 /**
@@ -73,9 +101,7 @@ function duplicateOperandQueries(seed: number, count: number): Query[] {
   const r = random(seed);
   const fill = ['nurse', 'care', 'hospital', 'registered', 'duty', 'a1', 'a2', 'a3', 'a4', 'b1', 'b2'];
   const pick = () => (r.next() < 0.3 ? r.pick(['manag', 'manag:*', 'nurs', 'nurs:*', 'manageri:*']) : r.pick(fill));
-  return Array.from({ length: count }, (_, i) =>
-    parseAdvanced(Array.from({ length: 7 + r.int(40) }, pick).join(i % 2 ? ' ' : ' | ')),
-  );
+  return Array.from({ length: count }, (_, i) => parseAdvanced(Array.from({ length: 7 + r.int(40) }, pick).join(i % 2 ? ' ' : ' | ')));
 }
 
 /** ~300 queries drawn from the documents' own words, so most ranks are not zero. */
@@ -105,7 +131,10 @@ function generated(docs: Doc[], seed: number): Query[] {
   for (let i = 0; i < 30; i += 1) out.push(phraseQuery(i % 2 ? slice(2, 5) : withStopWord()));
   for (let i = 0; i < 30; i += 1) out.push(plainQuery(slice(2, 4)));
   for (let i = 0; i < 20; i += 1) out.push(parseAdvanced(Array.from({ length: 2 + r.int(3) }, word).join(' | ')));
-  for (let i = 0; i < 20; i += 1) out.push(parseAdvanced(r.pick([`${word()} & !${word()}`, `!${word()}`, `${word()} | !${word()}`, `${word()} ${word()} NOT ${word()}`])));
+  for (let i = 0; i < 20; i += 1)
+    out.push(
+      parseAdvanced(r.pick([`${word()} & !${word()}`, `!${word()}`, `${word()} | !${word()}`, `${word()} ${word()} NOT ${word()}`])),
+    );
   for (let i = 0; i < 20; i += 1) out.push(parseAdvanced(`(${word()} | ${r.pick(lexemes).slice(0, 4)}:*) & "${slice(2, 3)}"`));
   for (const g of generateQueries(texts, 140, seed + 1, true)) out.push(parseAdvanced(g.advanced));
   return out;
@@ -155,7 +184,9 @@ describe('tsRank: ts_rank of title_A || description_D (DESIGN.md 4)', function (
       });
     });
     const total = queries.length * docs.length;
-    console.log(`      ts_rank agreement: ${agree}/${total} (${((100 * agree) / total).toFixed(2)} %), ${queries.length} queries × ${docs.length} documents, ${nonZero} ranks > 1e-20`);
+    console.log(
+      `      ts_rank agreement: ${agree}/${total} (${((100 * agree) / total).toFixed(2)} %), ${queries.length} queries × ${docs.length} documents, ${nonZero} ranks > 1e-20`,
+    );
     expect(mismatches).to.deep.equal([]);
     expect(nonZero).to.be.greaterThan(total / 20);
   });
@@ -179,7 +210,13 @@ describe('tsRank: ts_rank of title_A || description_D (DESIGN.md 4)', function (
     const positions = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
     for (let nt = 0; nt <= 255; nt += 1) {
       for (let nd = 0; nd <= 300; nd += nd < 20 ? 1 : 7) {
-        const source = mapSource(new Map([['nurs', positions(nt)], ['rn', [nt + 1]]]), new Map([['nurs', positions(nd)]]));
+        const source = mapSource(
+          new Map([
+            ['nurs', positions(nt)],
+            ['rn', [nt + 1]],
+          ]),
+          new Map([['nurs', positions(nd)]]),
+        );
         expect(tsRankSingle(nt, nd), `${nt} ${nd}`).to.equal(tsRank(q, source, nt + 1));
       }
     }

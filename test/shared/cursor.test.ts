@@ -20,7 +20,13 @@ describe('cursor checks', () => {
 
   const opening = (token: string, valid?: (p: Usage) => boolean) => {
     try {
-      return signer.opened<Usage>(token, { kind: 'usage', noun: 'usage', binding: 'b1', resend: 'send the same filters.', ...(valid ? { valid } : {}) });
+      return signer.opened<Usage>(token, {
+        kind: 'usage',
+        noun: 'usage',
+        binding: 'b1',
+        resend: 'send the same filters.',
+        ...(valid ? { valid } : {}),
+      });
     } catch (error) {
       return (error as ApiError).message;
     }

@@ -59,7 +59,13 @@ describe('object stores', function () {
         expect((await store.list('catalog/a/')).map((o) => o.key)).to.deep.equal(['catalog/a/jobs.parquet']);
         await store.put('catalog/LATEST', 'c\n');
         expect((await store.get('catalog/LATEST'))!.toString()).to.equal('c\n');
-        await store.delete(['catalog/LATEST', 'catalog/a/jobs.parquet', 'catalog/b/manifest.json', 'exports/x/f', 'exports/x/gone-already']);
+        await store.delete([
+          'catalog/LATEST',
+          'catalog/a/jobs.parquet',
+          'catalog/b/manifest.json',
+          'exports/x/f',
+          'exports/x/gone-already',
+        ]);
         expect(await store.list('')).to.deep.equal([]);
       });
 

@@ -65,7 +65,13 @@ export async function startTestAppWithCatalog(name: string, corpus: { jobs: numb
   const root = await tempDir(name);
   await generateCorpus({ ...corpus, days: 1, start: '2026-11-18' }, join(root, 'corpus'), { workers: 0 });
   const app = await startTestApp();
-  await publish({ input: join(root, 'corpus', 'day-001'), snapshotsDir: app.config.snapshotsDir, dataDir: app.config.dataDir, quiet: true, memoryLimit: '1GB' });
+  await publish({
+    input: join(root, 'corpus', 'day-001'),
+    snapshotsDir: app.config.snapshotsDir,
+    dataDir: app.config.dataDir,
+    quiet: true,
+    memoryLimit: '1GB',
+  });
   await app.service.watcher.check();
   await rm(root, { recursive: true, force: true });
   return app;
@@ -75,7 +81,10 @@ export async function startTestAppWithCatalog(name: string, corpus: { jobs: numb
  * `options.store`: another app's store, for a second replica of one service (the store stays open when
  * this app closes); pass `objectStore` (and the AWS environment, test/support/s3.ts) to share the rest.
  */
-export async function startTestApp(overrides: Partial<Config> = {}, options: Pick<ServiceOptions, 'exportRunner' | 'logger'> & { store?: StateStore } = {}): Promise<TestApp> {
+export async function startTestApp(
+  overrides: Partial<Config> = {},
+  options: Pick<ServiceOptions, 'exportRunner' | 'logger'> & { store?: StateStore } = {},
+): Promise<TestApp> {
   const { store: shared, ...serviceOptions } = options;
   const store = shared ?? (process.env.TEST_STATE_STORE === 'postgres' ? await freshPostgresStore() : await freshStore());
   const root = await tempDir('app');

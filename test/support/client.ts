@@ -59,7 +59,8 @@ export class ApiClient {
     if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
     const response = await fetch(`${this.baseUrl}${path}`, { headers, redirect: 'manual' });
     const body = Buffer.from(await response.arrayBuffer());
-    if ((response.headers.get('content-type') ?? '').includes('json')) checkResponse('GET', path, response.status, response.headers, JSON.parse(body.toString('utf8')));
+    if ((response.headers.get('content-type') ?? '').includes('json'))
+      checkResponse('GET', path, response.status, response.headers, JSON.parse(body.toString('utf8')));
     const retryAfter = Number(response.headers.get('retry-after'));
     if (response.status === 429 && this.waitWindow && !options.noWait && body.includes('"rate_limited"') && retryAfter <= 60) {
       this.waitWindow(retryAfter);

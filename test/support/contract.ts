@@ -44,7 +44,10 @@ function escape(segment: string): string {
 
 function resolve<T>(node: T & { $ref?: string }): T {
   if (!node.$ref) return node;
-  const parts = node.$ref.replace(/^#\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = node.$ref
+    .replace(/^#\//, '')
+    .split('/')
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   let current: unknown = openapi;
   for (const part of parts) current = (current as Record<string, unknown>)[part];
   return resolve(current as T & { $ref?: string });
@@ -96,7 +99,8 @@ export function checkResponse(method: string, path: string, status: number, head
     // Not a documented operation: only the catalogued 401/404/405 error envelope may answer.
     if (![401, 404, 405].includes(status)) fail(`${where}: undocumented route answered ${status}`);
     if (head) return;
-    if (!validatorAt('/components/schemas/Error')(body)) fail(`${where}: ${ajv.errorsText(validatorAt('/components/schemas/Error').errors)}`);
+    if (!validatorAt('/components/schemas/Error')(body))
+      fail(`${where}: ${ajv.errorsText(validatorAt('/components/schemas/Error').errors)}`);
     return;
   }
   const key = operation.responses[String(status)] ? String(status) : 'default';

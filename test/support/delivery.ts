@@ -98,9 +98,19 @@ export async function writeDay(root: string, day: number, spec: TestDay): Promis
   await mkdir(join(dir, 'postings'), { recursive: true });
   const cutoff = cutoffOf(day);
   const finished = new Date(Date.parse(cutoff) - 3_600_000).toISOString();
-  const boards: TestRead[] = spec.reads ?? [...new Map(spec.postings.map((p) => [`${p.source}/${p.board}`, { source: p.source, board: p.board }])).values()];
+  const boards: TestRead[] = spec.reads ?? [
+    ...new Map(spec.postings.map((p) => [`${p.source}/${p.board}`, { source: p.source, board: p.board }])).values(),
+  ];
   const reads = boards.map((r) =>
-    JSON.stringify({ source: r.source, board: r.board, source_class: 'ats', started_at: finished, finished_at: finished, complete: r.complete ?? true, listed: 0 }),
+    JSON.stringify({
+      source: r.source,
+      board: r.board,
+      source_class: 'ats',
+      started_at: finished,
+      finished_at: finished,
+      complete: r.complete ?? true,
+      listed: 0,
+    }),
   );
   await writeFile(join(dir, 'reads.jsonl'), reads.join('\n') + '\n');
   const bySource = new Map<string, string[]>();
@@ -117,7 +127,10 @@ export async function writeDay(root: string, day: number, spec: TestDay): Promis
   }
   let withdrawals = null;
   if (spec.withdrawals?.length) {
-    const text = spec.withdrawals.map((w) => JSON.stringify({ source: w.source, source_posting_id: w.id, reason: w.reason ?? 'spam', requested_at: finished })).join('\n') + '\n';
+    const text =
+      spec.withdrawals
+        .map((w) => JSON.stringify({ source: w.source, source_posting_id: w.id, reason: w.reason ?? 'spam', requested_at: finished }))
+        .join('\n') + '\n';
     await writeFile(join(dir, 'withdrawals.jsonl'), text);
     withdrawals = { path: 'withdrawals.jsonl', rows: spec.withdrawals.length, sha256: sha(text) };
   }
@@ -126,7 +139,17 @@ export async function writeDay(root: string, day: number, spec: TestDay): Promis
     await mkdir(join(dir, 'registry'), { recursive: true });
     await writeFile(join(dir, 'registry', 'release.json'), JSON.stringify({ release_id: spec.registry.release_id, released_at: finished }));
     const text = spec.registry.companies
-      .map((c) => JSON.stringify({ status: c.merged_into ? 'inactive' : 'active', country: 'US', industry: 'Logistics', employee_range: '201-500', domain: null, merged_into: null, ...c }))
+      .map((c) =>
+        JSON.stringify({
+          status: c.merged_into ? 'inactive' : 'active',
+          country: 'US',
+          industry: 'Logistics',
+          employee_range: '201-500',
+          domain: null,
+          merged_into: null,
+          ...c,
+        }),
+      )
       .join('\n');
     await writeFile(join(dir, 'registry', 'companies.jsonl'), text + '\n');
     registry = { path: 'registry', release_id: spec.registry.release_id, companies: spec.registry.companies.length };

@@ -22,7 +22,10 @@ export interface EmbeddedServer {
 }
 
 /** Initialises and starts a server in `dir` (which it owns); `postgresFlags` tune it. */
-export async function startEmbeddedPostgres(dir: string, options: { initdbFlags?: string[]; postgresFlags?: string[] } = {}): Promise<EmbeddedServer> {
+export async function startEmbeddedPostgres(
+  dir: string,
+  options: { initdbFlags?: string[]; postgresFlags?: string[] } = {},
+): Promise<EmbeddedServer> {
   const port = await freePort();
   const server = new EmbeddedPostgres({
     databaseDir: dir,

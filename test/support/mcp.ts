@@ -33,7 +33,12 @@ export function overHttp(url: string, key: string): Promise<Client> {
  */
 export function overReplicas(route: () => string, key: string): Promise<Client> {
   const balanced = (url: string | URL, init?: RequestInit) => fetch(new URL(new URL(url).pathname, route()), init);
-  return connect(new StreamableHTTPClientTransport(new URL('/mcp', route()), { fetch: balanced, requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  return connect(
+    new StreamableHTTPClientTransport(new URL('/mcp', route()), {
+      fetch: balanced,
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    }),
+  );
 }
 
 /** The Mcp-Session-Id of a client over HTTP. */

@@ -50,9 +50,19 @@ const TABLE_SQL = `CREATE UNLOGGED TABLE jobs (
 
 /** The columns read from Parquet, in the order of the unnest arrays below. */
 const COLUMNS = [
-  ['job_id', 'uuid'], ['currentness', 'text'], ['stale', 'boolean'], ['company_id', 'uuid'], ['employer_name', 'text'],
-  ['title', 'text'], ['description', 'text'], ['work_arrangement', 'text'], ['locations', 'jsonb'], ['postings', 'jsonb'],
-  ['job_first_seen_at', 'timestamptz'], ['curated_at', 'timestamptz'], ['job_updated_at', 'timestamptz'],
+  ['job_id', 'uuid'],
+  ['currentness', 'text'],
+  ['stale', 'boolean'],
+  ['company_id', 'uuid'],
+  ['employer_name', 'text'],
+  ['title', 'text'],
+  ['description', 'text'],
+  ['work_arrangement', 'text'],
+  ['locations', 'jsonb'],
+  ['postings', 'jsonb'],
+  ['job_first_seen_at', 'timestamptz'],
+  ['curated_at', 'timestamptz'],
+  ['job_updated_at', 'timestamptz'],
 ] as const;
 
 // jsonb and timestamps travel as text: one text[] array each, cast by PostgreSQL.
@@ -119,7 +129,10 @@ export interface LoadSummary {
 
 /** Creates `jobs` (replacing it) in the database at `url` and fills it from the snapshot in `snapshotDir`. */
 export async function loadSnapshotIntoPostgres(url: string, snapshotDir: string, options: LoadOptions = {}): Promise<LoadSummary> {
-  const files = (await readdir(snapshotDir)).filter((f) => /^jobs(-\d+-of-\d+)?\.parquet$/.test(f)).sort().map((f) => join(snapshotDir, f));
+  const files = (await readdir(snapshotDir))
+    .filter((f) => /^jobs(-\d+-of-\d+)?\.parquet$/.test(f))
+    .sort()
+    .map((f) => join(snapshotDir, f));
   if (files.length === 0) throw new Error(`${snapshotDir} has no jobs*.parquet`);
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();

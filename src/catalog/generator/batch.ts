@@ -92,7 +92,9 @@ export function withdrawalLines(world: World, day: number): string[] {
     const spam = ['aggregator', 'unknown', 'purchased'].includes(source.class) && rng.chance(0.6);
     // A request names a posting someone saw: never before the collectors first did.
     const requested = Math.max(world.calendar.cutoff(day) - (1 + rng.float() * 20) * HOUR_MS, state.firstSeen(slot, day) + 10 * 60_000);
-    lines.push(JSON.stringify({ source: source.name, source_posting_id: id, reason: spam ? 'spam' : 'takedown', requested_at: iso(requested) }));
+    lines.push(
+      JSON.stringify({ source: source.name, source_posting_id: id, reason: spam ? 'spam' : 'takedown', requested_at: iso(requested) }),
+    );
   }
   return lines;
 }

@@ -7,7 +7,8 @@ export class Calendar {
   private readonly day1: number;
 
   constructor(readonly start: string) {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(start) || Number.isNaN(Date.parse(`${start}T06:00:00.000Z`))) throw new Error(`start must be a date YYYY-MM-DD; got "${start}"`);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(start) || Number.isNaN(Date.parse(`${start}T06:00:00.000Z`)))
+      throw new Error(`start must be a date YYYY-MM-DD; got "${start}"`);
     this.day1 = Date.parse(`${start}T06:00:00.000Z`);
   }
 

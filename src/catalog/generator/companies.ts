@@ -82,10 +82,32 @@ function chooseAts(rng: Rng, expected: number, industry: IndustryRef): number {
   const tech = industry.name.includes('Software') || industry.name.includes('IT ');
   const pairs: [string, number][] =
     expected > 250
-      ? [['workday', 5], ['successfactors', 2], ['taleo', 1.5], ['icims', 2], ['greenhouse', 1], ['smartrecruiters', 1]]
+      ? [
+          ['workday', 5],
+          ['successfactors', 2],
+          ['taleo', 1.5],
+          ['icims', 2],
+          ['greenhouse', 1],
+          ['smartrecruiters', 1],
+        ]
       : tech
-        ? [['greenhouse', 5], ['lever', 3], ['ashby', 2.5], ['smartrecruiters', 0.5], ['workday', 0.5]]
-        : [['icims', 2], ['jobvite', 1.5], ['bamboohr', 2.5], ['greenhouse', 1.5], ['lever', 1], ['smartrecruiters', 1], ['workday', 1], ['taleo', 0.5]];
+        ? [
+            ['greenhouse', 5],
+            ['lever', 3],
+            ['ashby', 2.5],
+            ['smartrecruiters', 0.5],
+            ['workday', 0.5],
+          ]
+        : [
+            ['icims', 2],
+            ['jobvite', 1.5],
+            ['bamboohr', 2.5],
+            ['greenhouse', 1.5],
+            ['lever', 1],
+            ['smartrecruiters', 1],
+            ['workday', 1],
+            ['taleo', 0.5],
+          ];
   return sourceIndex(pickWeighted(rng, pairs));
 }
 
@@ -104,7 +126,15 @@ function occupationMix(rng: Rng, industry: IndustryRef, expected: number): { occ
   return { occupations, weights: new Weighted(occupations.map((_, i) => 1 / (i + 1))) };
 }
 
-function makeCompany(options: GenerateOptions, index: number, expected: number, since: number, taken: Set<string>, registered: boolean, dissolved: boolean): Company {
+function makeCompany(
+  options: GenerateOptions,
+  index: number,
+  expected: number,
+  since: number,
+  taken: Set<string>,
+  registered: boolean,
+  dissolved: boolean,
+): Company {
   const rng = new Rng(options.seed, STREAM.company, index);
   const industry = INDUSTRIES[INDUSTRY_PICK.draw(rng)]!;
   const country = drawCountry(rng);
@@ -120,10 +150,26 @@ function makeCompany(options: GenerateOptions, index: number, expected: number, 
   }
   const mix = occupationMix(rng, industry, expected);
   return {
-    index, id: uuid(rng), name, domain, country, industry, hq, offices, chain, registered, dissolved, since,
-    weight: dissolved ? 0 : expected, employeeRange: employeeRange(rng, expected), ats: chooseAts(rng, expected, industry),
-    careersPage: domain !== null && rng.chance(0.7), reqStyle: rng.chance(0.25) ? 1 + rng.int(3) : 0,
-    occupations: mix.occupations, occupationWeights: mix.weights, seed: rng.next(),
+    index,
+    id: uuid(rng),
+    name,
+    domain,
+    country,
+    industry,
+    hq,
+    offices,
+    chain,
+    registered,
+    dissolved,
+    since,
+    weight: dissolved ? 0 : expected,
+    employeeRange: employeeRange(rng, expected),
+    ats: chooseAts(rng, expected, industry),
+    careersPage: domain !== null && rng.chance(0.7),
+    reqStyle: rng.chance(0.25) ? 1 + rng.int(3) : 0,
+    occupations: mix.occupations,
+    occupationWeights: mix.weights,
+    seed: rng.next(),
   };
 }
 

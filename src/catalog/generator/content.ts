@@ -32,9 +32,19 @@ export interface Content {
 }
 
 const LEVEL_PAIRS = {} as Record<Ladder, readonly (readonly [Level, number])[]>;
-for (const [ladder, levels] of Object.entries(LADDERS) as [Ladder, readonly Level[]][]) LEVEL_PAIRS[ladder] = levels.map((l) => [l, l.weight] as const);
+for (const [ladder, levels] of Object.entries(LADDERS) as [Ladder, readonly Level[]][])
+  LEVEL_PAIRS[ladder] = levels.map((l) => [l, l.weight] as const);
 
-const UNIT_WORDS: Readonly<Record<string, string>> = { retail: 'Store #', hospitality: 'Location #', warehouse: 'Building ', logistics: 'Terminal ', manufacturing: 'Line ', healthcare: 'Unit ', nursing: 'Unit ', education: 'Room ' };
+const UNIT_WORDS: Readonly<Record<string, string>> = {
+  retail: 'Store #',
+  hospitality: 'Location #',
+  warehouse: 'Building ',
+  logistics: 'Terminal ',
+  manufacturing: 'Line ',
+  healthcare: 'Unit ',
+  nursing: 'Unit ',
+  education: 'Room ',
+};
 
 function titleOf(occupation: Occupation, level: Level, spec: string | null, style: number): string {
   const core = `${level.prefix}${occupation.title}${level.suffix}`;
@@ -53,13 +63,24 @@ function employmentOf(rng: Rng, occupation: Occupation, level: Level): Employmen
 }
 
 /** Team, focus and unit from the variant number: distinct variants of one company and occupation get distinct paragraphs. */
-function teamOf(sector: SectorRef, sectorId: string, company: Company, variant: number, salt: number): Pick<Content, 'team' | 'focus' | 'site' | 'unit'> {
+function teamOf(
+  sector: SectorRef,
+  sectorId: string,
+  company: Company,
+  variant: number,
+  salt: number,
+): Pick<Content, 'team' | 'focus' | 'site' | 'unit'> {
   const teams = sector.teams.length;
   const focuses = sector.focus.length;
   const overflow = Math.floor(variant / (teams * focuses));
   const unitWord = UNIT_WORDS[sectorId] ?? 'Suite ';
   const store = company.chain ? 1000 + ((variant * 7919 + salt) % 9000) : 0;
-  const unit = store > 0 ? `${unitWord}${store}${overflow >= 9000 / (teams * focuses) ? `-${overflow}` : ''}` : overflow > 0 ? `${unitWord}${100 + overflow}` : null;
+  const unit =
+    store > 0
+      ? `${unitWord}${store}${overflow >= 9000 / (teams * focuses) ? `-${overflow}` : ''}`
+      : overflow > 0
+        ? `${unitWord}${100 + overflow}`
+        : null;
   return {
     team: sector.teams[(variant + salt) % teams]!,
     focus: sector.focus[Math.floor(variant / teams) % focuses]!,
@@ -77,7 +98,12 @@ export function contentOf(seed: number, index: number, company: Company, occupat
   const salt = hashInts(seed, company.index, occupationIndex);
   const place = placeOf(seed, index, company, occupation.sector);
   return {
-    index, company, occupation, sector, level, spec,
+    index,
+    company,
+    occupation,
+    sector,
+    level,
+    spec,
     title: titleOf(occupation, level, spec, company.seed % 3),
     ...teamOf(sector, occupation.sector, company, variant, salt),
     place,

@@ -81,12 +81,30 @@ export async function generateCorpus(options: GenerateOptions, outDir: string, r
       done = { postings: done.postings + summary.postings, bytes: done.bytes + summary.bytes };
     }
     const [companies, registered] = ((await runner.run({ kind: 'stats' })) as string[]).map(Number) as [number, number];
-    const manifest = { format: 'jps-delivery/1', seed: options.seed, jobs: options.jobs, days: options.days, start: options.start, days_list: perDay.map((d) => ({ day: d.day, path: d.path })) };
+    const manifest = {
+      format: 'jps-delivery/1',
+      seed: options.seed,
+      jobs: options.jobs,
+      days: options.days,
+      start: options.start,
+      days_list: perDay.map((d) => ({ day: d.day, path: d.path })),
+    };
     writeFileSync(join(out, 'manifest.json'), jsonDocument(manifest));
     return {
-      out, seed: options.seed, jobs: options.jobs, days: options.days, start: options.start, companies, registered_companies: registered,
-      openings: firstIndex[options.days + 1]!, postings: done.postings, bytes: done.bytes, workers,
-      elapsed_s: Math.round((performance.now() - began) / 100) / 10, peak_rss_mb: Math.round(peakRss() / 1048576), per_day: perDay,
+      out,
+      seed: options.seed,
+      jobs: options.jobs,
+      days: options.days,
+      start: options.start,
+      companies,
+      registered_companies: registered,
+      openings: firstIndex[options.days + 1]!,
+      postings: done.postings,
+      bytes: done.bytes,
+      workers,
+      elapsed_s: Math.round((performance.now() - began) / 100) / 10,
+      peak_rss_mb: Math.round(peakRss() / 1048576),
+      per_day: perDay,
     };
   } finally {
     await runner.close();

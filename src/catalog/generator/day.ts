@@ -56,12 +56,15 @@ class PostingFiles {
       file.writeEncoded(chunk.data, chunk.rows);
       this.bytes += chunk.data.length;
     }
-    if (result.boardKeys.length > 0) result.boardKeys.split('\n').forEach((key, i) => (boards.byKey(key, day).listed += result.boardCounts[i]!));
+    if (result.boardKeys.length > 0)
+      result.boardKeys.split('\n').forEach((key, i) => (boards.byKey(key, day).listed += result.boardCounts[i]!));
     this.postings += result.postings;
   }
 
   close(): { source: string; summary: FileSummary }[] {
-    return [...this.files.entries()].sort(([a], [b]) => a - b).map(([source, file]) => ({ source: SOURCES[source]!.name, summary: file.close() }));
+    return [...this.files.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([source, file]) => ({ source: SOURCES[source]!.name, summary: file.close() }));
   }
 }
 
@@ -93,7 +96,10 @@ function writeLines(path: string, lines: string[]): FileSummary {
 async function writeRegistry(input: DayInput, day: number, dir: string): Promise<number> {
   mkdirSync(join(dir, 'registry'), { recursive: true });
   const releaseId = input.calendar.releaseId(day);
-  writeFileSync(join(dir, 'registry', 'release.json'), jsonDocument({ release_id: releaseId, released_at: iso(input.calendar.cutoff(day) - HOUR_MS) }));
+  writeFileSync(
+    join(dir, 'registry', 'release.json'),
+    jsonDocument({ release_id: releaseId, released_at: iso(input.calendar.cutoff(day) - HOUR_MS) }),
+  );
   return writeLines(join(dir, 'registry', 'companies.jsonl'), (await input.runner.run({ kind: 'registry', day })) as string[]).rows;
 }
 
@@ -114,13 +120,25 @@ export async function writeDay(input: DayInput, day: number, root: string, tick:
     day,
     cutoff: iso(input.calendar.cutoff(day)),
     reads: { path: 'reads.jsonl', rows: reads.rows, sha256: reads.sha256 },
-    postings: postings.map(({ source, summary }) => ({ path: `postings/${source}.jsonl`, source, rows: summary.rows, bytes: summary.bytes, sha256: summary.sha256 })),
+    postings: postings.map(({ source, summary }) => ({
+      path: `postings/${source}.jsonl`,
+      source,
+      rows: summary.rows,
+      bytes: summary.bytes,
+      sha256: summary.sha256,
+    })),
     withdrawals: withdrawn ? { path: 'withdrawals.jsonl', rows: withdrawn.rows, sha256: withdrawn.sha256 } : null,
     registry: companies === null ? null : { path: 'registry', release_id: input.calendar.releaseId(day), companies },
   };
   writeFileSync(join(dir, 'manifest.json'), jsonDocument(manifest));
   return {
-    day, path, postings: files.postings, bytes: files.bytes, reads: reads.rows,
-    partialReads: readLines.filter((line) => line.includes('"complete":false')).length, withdrawals: withdrawalList.length, registryCompanies: companies,
+    day,
+    path,
+    postings: files.postings,
+    bytes: files.bytes,
+    reads: reads.rows,
+    partialReads: readLines.filter((line) => line.includes('"complete":false')).length,
+    withdrawals: withdrawalList.length,
+    registryCompanies: companies,
   };
 }

@@ -1,6 +1,20 @@
 // Job descriptions: an opening's canonical blocks, and how copies reword, reorder, drop, truncate and mark them up.
 
-import { ABOUT, BENEFIT_LINES, CLOSING, EEO, HEADINGS, INTRO, REGIONS, REQUIREMENTS, RESPONSIBILITIES, SITE, SKILLS, SUMMARY, TEAM } from '../reference/phrases.js';
+import {
+  ABOUT,
+  BENEFIT_LINES,
+  CLOSING,
+  EEO,
+  HEADINGS,
+  INTRO,
+  REGIONS,
+  REQUIREMENTS,
+  RESPONSIBILITIES,
+  SITE,
+  SKILLS,
+  SUMMARY,
+  TEAM,
+} from '../reference/phrases.js';
 import { countryRef } from '../reference/gazetteer.js';
 import { BENEFITS } from '../reference/vocabulary.js';
 import type { Content } from './content.js';
@@ -18,12 +32,25 @@ export interface Block {
 }
 
 const T = {
-  intro: compileAll(INTRO), team: compileAll(TEAM), site: compileAll(SITE), summary: compileAll(SUMMARY), about: compileAll(ABOUT),
-  resp: compileAll(RESPONSIBILITIES.filter((t) => !t.includes('{Duty}'))), req: compileAll(REQUIREMENTS.slice(1)), years: compileAll(REQUIREMENTS.slice(0, 1)),
-  skills: compileAll(SKILLS), benefits: compileAll(BENEFIT_LINES), closing: compileAll(CLOSING),
+  intro: compileAll(INTRO),
+  team: compileAll(TEAM),
+  site: compileAll(SITE),
+  summary: compileAll(SUMMARY),
+  about: compileAll(ABOUT),
+  resp: compileAll(RESPONSIBILITIES.filter((t) => !t.includes('{Duty}'))),
+  req: compileAll(REQUIREMENTS.slice(1)),
+  years: compileAll(REQUIREMENTS.slice(0, 1)),
+  skills: compileAll(SKILLS),
+  benefits: compileAll(BENEFIT_LINES),
+  closing: compileAll(CLOSING),
   eeo: Object.fromEntries(Object.entries(EEO).map(([k, v]) => [k, compileAll(v)])) as Record<string, Template[]>,
 };
-const PAY_LINES = ['The pay range for this role is {pay}.', 'Compensation: {pay}.', 'Starting pay is {pay}, based on experience.', 'The expected salary for this position is {pay}.'];
+const PAY_LINES = [
+  'The pay range for this role is {pay}.',
+  'Compensation: {pay}.',
+  'Starting pay is {pay}, based on experience.',
+  'The expected salary for this position is {pay}.',
+];
 
 /** What a description is written from: the fixed words and the lists slots draw from. */
 export interface TextContext {
@@ -46,13 +73,28 @@ export function textContext(content: Content, title: string, pay: Pay, respDelta
   const seed = company.seed;
   const founded = 1900 + (seed % 120);
   return {
-    content, title, pay,
+    content,
+    title,
+    pay,
     fixed: {
-      company: company.name.base, title, base: occupation.title, team: content.team, focus: content.focus, site: content.site, unit: content.unit ?? '',
-      city: cityPhrase(content), dept: sector.department, industry: company.industry.name.toLowerCase(), hq: company.hq.name,
-      region: REGIONS[seed % REGIONS.length]!, year: String(founded), decades: String(Math.max(2, Math.floor((2026 - founded) / 10) * 10)),
-      count: String(50 + (seed % 40) * 75).replace(/\B(?=(\d{3})+(?!\d))/g, ','), country: countryRef(content.place.country).name,
-      years: content.level.years, edu: sector.education,
+      company: company.name.base,
+      title,
+      base: occupation.title,
+      team: content.team,
+      focus: content.focus,
+      site: content.site,
+      unit: content.unit ?? '',
+      city: cityPhrase(content),
+      dept: sector.department,
+      industry: company.industry.name.toLowerCase(),
+      hq: company.hq.name,
+      region: REGIONS[seed % REGIONS.length]!,
+      year: String(founded),
+      decades: String(Math.max(2, Math.floor((2026 - founded) / 10) * 10)),
+      count: String(50 + (seed % 40) * 75).replace(/\B(?=(\d{3})+(?!\d))/g, ','),
+      country: countryRef(content.place.country).name,
+      years: content.level.years,
+      edu: sector.education,
     },
     lists: { duty: occupation.duties, sduty: sector.duties, req: sector.requirements, skill: occupation.skills },
     respCount: 4 + (content.templateSeed % 3) + respDelta,
@@ -124,7 +166,10 @@ function occupationText(ctx: TextContext): OccupationText {
 function introBlock(ctx: TextContext, summary: string[]): Block {
   const { content } = ctx;
   const rng = new Rng(content.templateSeed, 1, content.index);
-  const items = [fill(pick(T.intro, content.company.seed), rng, ctx.fixed, ctx.lists), fill(pick(T.team, content.company.seed >>> 3), rng, ctx.fixed, ctx.lists)];
+  const items = [
+    fill(pick(T.intro, content.company.seed), rng, ctx.fixed, ctx.lists),
+    fill(pick(T.team, content.company.seed >>> 3), rng, ctx.fixed, ctx.lists),
+  ];
   if (content.unit) items.push(fill(pick(T.site, content.templateSeed >>> 5), rng, ctx.fixed, ctx.lists));
   items.push(...summary);
   return { section: 'intro', heading: pick(HEADINGS.role, content.company.seed >>> 7), list: false, items };
@@ -135,15 +180,41 @@ function companyBlocks(ctx: TextContext): Block[] {
   const { company } = ctx.content;
   return companyMemo.get(`${company.seed}|${company.index}|${ctx.content.place.country}`, () => {
     const rng = new Rng(company.seed, 2);
-    const heading = (options: readonly string[], shift: number) => pick(options, company.seed >>> shift).replace('{company}', company.name.base);
-    const about: Block = { section: 'about', heading: heading(HEADINGS.about, 9), list: false, items: sentences(T.about, rng, 2 + rng.int(2), ctx) };
+    const heading = (options: readonly string[], shift: number) =>
+      pick(options, company.seed >>> shift).replace('{company}', company.name.base);
+    const about: Block = {
+      section: 'about',
+      heading: heading(HEADINGS.about, 9),
+      list: false,
+      items: sentences(T.about, rng, 2 + rng.int(2), ctx),
+    };
     const perks = rng.sample(BENEFITS.length, 3 + rng.int(3)).map((k) => BENEFITS[k]!);
     const benefits: Block = rng.chance(0.5)
-      ? { section: 'benefits', heading: heading(HEADINGS.benefits, 11), list: true, items: perks.map((p) => p.charAt(0).toUpperCase() + p.slice(1)) }
-      : { section: 'benefits', heading: null, list: false, items: [fill(pick(T.benefits, company.seed >>> 13), rng, ctx.fixed, { benefit: perks })] };
+      ? {
+          section: 'benefits',
+          heading: heading(HEADINGS.benefits, 11),
+          list: true,
+          items: perks.map((p) => p.charAt(0).toUpperCase() + p.slice(1)),
+        }
+      : {
+          section: 'benefits',
+          heading: null,
+          list: false,
+          items: [fill(pick(T.benefits, company.seed >>> 13), rng, ctx.fixed, { benefit: perks })],
+        };
     const eeo = T.eeo[company.country] ?? T.eeo.other!;
-    const blocks = [about, benefits, { section: 'eeo' as const, heading: null, list: false, items: [fill(pick(eeo, company.seed >>> 15), rng, ctx.fixed, ctx.lists)] }];
-    if (company.seed % 10 < 7) blocks.push({ section: 'closing', heading: null, list: false, items: [fill(pick(T.closing, company.seed >>> 17), rng, ctx.fixed, ctx.lists)] });
+    const blocks = [
+      about,
+      benefits,
+      { section: 'eeo' as const, heading: null, list: false, items: [fill(pick(eeo, company.seed >>> 15), rng, ctx.fixed, ctx.lists)] },
+    ];
+    if (company.seed % 10 < 7)
+      blocks.push({
+        section: 'closing',
+        heading: null,
+        list: false,
+        items: [fill(pick(T.closing, company.seed >>> 17), rng, ctx.fixed, ctx.lists)],
+      });
     return blocks;
   });
 }
@@ -163,13 +234,19 @@ export function canonicalBlocks(ctx: TextContext): Block[] {
   req[0] = reqItem(ctx, 0);
   const [about, benefits, ...rest] = companyBlocks(ctx);
   const blocks: Block[] = [
-    introBlock(ctx, shared.summary), about!,
+    introBlock(ctx, shared.summary),
+    about!,
     { section: 'resp', heading: pick(HEADINGS.responsibilities, headings), list: true, items: responsibilities(ctx, shared.resp) },
     { section: 'req', heading: pick(HEADINGS.requirements, headings >>> 3), list: true, items: req },
   ];
   if (shared.skills) blocks.push({ section: 'skills', heading: pick(HEADINGS.skills, headings >>> 6), list: false, items: shared.skills });
   if (ctx.pay.disclosed && content.templateSeed % 10 < 8) {
-    blocks.push({ section: 'pay', heading: pick(HEADINGS.pay, headings >>> 9), list: false, items: [pick(PAY_LINES, headings >>> 12).replace('{pay}', payText(ctx.pay))] });
+    blocks.push({
+      section: 'pay',
+      heading: pick(HEADINGS.pay, headings >>> 9),
+      list: false,
+      items: [pick(PAY_LINES, headings >>> 12).replace('{pay}', payText(ctx.pay))],
+    });
   }
   blocks.push(benefits!, ...rest);
   return blocks;
@@ -186,7 +263,9 @@ export function copyBlocks(blocks: Block[], ctx: TextContext, rng: Rng, dropBoil
   const alt = 1 + rng.int(1000);
   out = out.map((block) => {
     if (block.section !== 'resp' && block.section !== 'req') return block;
-    const items = block.items.map((item, j) => (j > 0 && (j + alt) % 4 < reword ? (block.section === 'resp' ? respItem(ctx, j, alt) : reqItem(ctx, j, alt)) : item));
+    const items = block.items.map((item, j) =>
+      j > 0 && (j + alt) % 4 < reword ? (block.section === 'resp' ? respItem(ctx, j, alt) : reqItem(ctx, j, alt)) : item,
+    );
     return { ...block, items: block.section === 'resp' && shuffle ? rng.shuffle(items) : items };
   });
   return out;
@@ -209,8 +288,14 @@ export function renderText(blocks: Block[], bullet: string, enough = Infinity): 
 export function renderHtml(blocks: Block[], strongHeadings: boolean): string {
   return blocks
     .map((b) => {
-      const heading = b.heading ? (strongHeadings ? `<p><strong>${escapeHtml(b.heading)}</strong></p>` : `<h3>${escapeHtml(b.heading)}</h3>`) : '';
-      const body = b.list ? `<ul>${b.items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul>` : `<p>${escapeHtml(b.items.join(' '))}</p>`;
+      const heading = b.heading
+        ? strongHeadings
+          ? `<p><strong>${escapeHtml(b.heading)}</strong></p>`
+          : `<h3>${escapeHtml(b.heading)}</h3>`
+        : '';
+      const body = b.list
+        ? `<ul>${b.items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul>`
+        : `<p>${escapeHtml(b.items.join(' '))}</p>`;
       return heading + body;
     })
     .join('');

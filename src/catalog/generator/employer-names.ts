@@ -14,8 +14,28 @@ export interface EmployerName {
   slug: string;
 }
 
-const AGENCIES = ['Transportation', 'Health', 'Revenue', 'Corrections', 'Labor', 'Natural Resources', 'Human Services', 'Public Safety', 'Environmental Quality', 'Motor Vehicles'];
-const LOCAL_BODIES = ['City of {city}', '{city} Housing Authority', '{city} Water Department', '{city} Public Library', '{city} Parks and Recreation', '{city} Regional Transit Authority', '{city} Police Department', '{city} Fire Department'];
+const AGENCIES = [
+  'Transportation',
+  'Health',
+  'Revenue',
+  'Corrections',
+  'Labor',
+  'Natural Resources',
+  'Human Services',
+  'Public Safety',
+  'Environmental Quality',
+  'Motor Vehicles',
+];
+const LOCAL_BODIES = [
+  'City of {city}',
+  '{city} Housing Authority',
+  '{city} Water Department',
+  '{city} Public Library',
+  '{city} Parks and Recreation',
+  '{city} Regional Transit Authority',
+  '{city} Police Department',
+  '{city} Fire Department',
+];
 const FOREIGN_BODIES: Readonly<Record<string, readonly string[]>> = {
   GB: ['{city} City Council', '{city} Borough Council', 'NHS {city} Trust'],
   DE: ['Stadt {city}', 'Stadtwerke {city}', 'Landratsamt {city}'],
@@ -24,7 +44,7 @@ const FOREIGN_BODIES: Readonly<Record<string, readonly string[]>> = {
 
 function governmentName(rng: Rng, hq: GazetteerCity): string {
   if (hq.country === 'US' && rng.chance(0.3)) return `${US_STATES[hq.state] ?? hq.state} Department of ${rng.pick(AGENCIES)}`;
-  const templates = hq.country === 'US' ? LOCAL_BODIES : FOREIGN_BODIES[hq.country] ?? ['City of {city}'];
+  const templates = hq.country === 'US' ? LOCAL_BODIES : (FOREIGN_BODIES[hq.country] ?? ['City of {city}']);
   return rng.pick(templates).replace('{city}', hq.name);
 }
 
@@ -38,7 +58,9 @@ function commercialName(rng: Rng, industry: IndustryRef): string {
 }
 
 export function slugOf(text: string): string {
-  return foldKey(text.replace(/&/g, ' and ')).replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return foldKey(text.replace(/&/g, ' and '))
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
 /** A name not yet in `taken` (folded), built from word parts; a place is added when the parts run out. */
@@ -48,7 +70,8 @@ export function employerName(rng: Rng, industry: IndustryRef, hq: GazetteerCity,
     base = industry.government ? governmentName(rng, hq) : commercialName(rng, industry);
     if (!taken.has(base.toLowerCase())) break;
   }
-  for (let n = 2; taken.has(base.toLowerCase()); n += 1) base = `${base.replace(/ of [^,]+$| \d+$/, '')} of ${n === 2 ? hq.name : `${hq.name} ${n}`}`;
+  for (let n = 2; taken.has(base.toLowerCase()); n += 1)
+    base = `${base.replace(/ of [^,]+$| \d+$/, '')} of ${n === 2 ? hq.name : `${hq.name} ${n}`}`;
   taken.add(base.toLowerCase());
   const suffix = industry.noSuffix ? '' : pickWeighted(rng, LEGAL_SUFFIXES[hq.country] ?? LEGAL_SUFFIXES.US!);
   const comma = suffix !== '' && ['US', 'CA'].includes(hq.country) && /^(Inc|LLC|Corp|Ltd)/.test(suffix) && rng.chance(0.5);
@@ -56,12 +79,24 @@ export function employerName(rng: Rng, industry: IndustryRef, hq: GazetteerCity,
   return { base, suffix, legal, slug: slugOf(base) };
 }
 
-const TLD: Readonly<Record<string, string>> = { US: 'com', CA: 'ca', GB: 'co.uk', DE: 'de', IN: 'co.in', AU: 'com.au', FR: 'fr', NL: 'nl', IE: 'ie', BR: 'com.br', CH: 'ch' };
+const TLD: Readonly<Record<string, string>> = {
+  US: 'com',
+  CA: 'ca',
+  GB: 'co.uk',
+  DE: 'de',
+  IN: 'co.in',
+  AU: 'com.au',
+  FR: 'fr',
+  NL: 'nl',
+  IE: 'ie',
+  BR: 'com.br',
+  CH: 'ch',
+};
 
 export function domainOf(rng: Rng, name: EmployerName, country: string, government: boolean): string {
   const stem = name.slug.replace(/-/g, rng.chance(0.7) ? '' : '-');
   if (government && country === 'US') return `${stem}.gov`;
-  const tld = rng.chance(0.75) ? TLD[country] ?? 'com' : 'com';
+  const tld = rng.chance(0.75) ? (TLD[country] ?? 'com') : 'com';
   return `${stem}.${tld}`;
 }
 

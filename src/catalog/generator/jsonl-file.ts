@@ -32,7 +32,7 @@ export class JsonlFile {
   writeEncoded(data: Uint8Array, rows: number): void {
     this.flush();
     this.hash.update(data);
-    for (let offset = 0; offset < data.length; ) offset += writeSync(this.fd, data, offset);
+    for (let offset = 0; offset < data.length;) offset += writeSync(this.fd, data, offset);
     this.bytes += data.length;
     this.rows += rows;
   }
@@ -46,7 +46,7 @@ export class JsonlFile {
     const buffer = Buffer.from(this.pending, 'utf8');
     this.pending = '';
     this.hash.update(buffer);
-    for (let offset = 0; offset < buffer.length; ) offset += writeSync(this.fd, buffer, offset);
+    for (let offset = 0; offset < buffer.length;) offset += writeSync(this.fd, buffer, offset);
     this.bytes += buffer.length;
   }
 

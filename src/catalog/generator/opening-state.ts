@@ -15,7 +15,10 @@ import type { World } from './world.js';
 export class Version {
   private readonly renders = new Map<string, string>();
 
-  constructor(readonly ctx: TextContext, readonly blocks: Block[]) {}
+  constructor(
+    readonly ctx: TextContext,
+    readonly blocks: Block[],
+  ) {}
 
   /** The canonical blocks rendered one way, kept for the other copies that show them unchanged. */
   rendered(key: string, render: () => string): string {
@@ -41,7 +44,10 @@ export class OpeningState {
   private readonly versions = new Map<number, Version>();
   private readonly boards: (SlotBoard | undefined)[] = [];
 
-  constructor(readonly world: World, readonly index: number) {
+  constructor(
+    readonly world: World,
+    readonly index: number,
+  ) {
     const { options, openings, companies, calendar } = world;
     const company = companies.list[openings.company[index]!]!;
     this.timeline = timelineOf(options.seed, index, openings.startDay[index]!, calendar);
@@ -94,7 +100,11 @@ export class OpeningState {
 
   /** 1 once the employer's own posting was taken down and posted again under a new id before its board's read of `day`. */
   generation(slot: Slot, day: number): number {
-    return slot.slot === 0 && ['ats', 'employer-site'].includes(SOURCES[slot.source]!.class) && this.upAtRead(this.timeline.repostAt, slot, day) ? 1 : 0;
+    return slot.slot === 0 &&
+      ['ats', 'employer-site'].includes(SOURCES[slot.source]!.class) &&
+      this.upAtRead(this.timeline.repostAt, slot, day)
+      ? 1
+      : 0;
   }
 
   version(v: number): Version {

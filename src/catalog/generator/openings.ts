@@ -36,7 +36,12 @@ export function buildOpenings(options: GenerateOptions, companies: Companies): O
   const firstIndex = firstIndexes(options);
   const count = firstIndex[options.days + 1]!;
   const openings: Openings = {
-    count, firstIndex, startDay: new Uint16Array(count), company: new Int32Array(count), occupation: new Uint16Array(count), variant: new Uint32Array(count),
+    count,
+    firstIndex,
+    startDay: new Uint16Array(count),
+    company: new Int32Array(count),
+    occupation: new Uint16Array(count),
+    variant: new Uint32Array(count),
   };
   const seen = new Uint32Array(companies.mixOffset[companies.list.length]!);
   for (let day = 1; day <= options.days; day += 1) {

@@ -28,7 +28,12 @@ const HOURLY_COUNTRIES = new Set(['US', 'CA', 'GB', 'AU']);
 const STEP: Readonly<Record<Basis, number>> = { year: 1000, month: 50, week: 10, day: 5, hour: 0.25 };
 
 function round(value: number, basis: Basis, currency: string): number {
-  const step = currency === 'INR' && basis === 'year' ? 10000 : currency === 'INR' && basis === 'month' ? 1000 : STEP[basis] * (basis === 'year' && value < 60000 ? 0.5 : 1);
+  const step =
+    currency === 'INR' && basis === 'year'
+      ? 10000
+      : currency === 'INR' && basis === 'month'
+        ? 1000
+        : STEP[basis] * (basis === 'year' && value < 60000 ? 0.5 : 1);
   return Math.round(Math.round(value / step) * step * 100) / 100;
 }
 
@@ -55,7 +60,13 @@ export function payOf(rng: Rng, occupation: Occupation, level: Level, city: Gaze
   const low = round(amount * (0.82 + rng.float() * 0.12), basis, ref.currency);
   const high = round(amount * (1.05 + rng.float() * 0.22), basis, ref.currency);
   const open = rng.float();
-  return { currency: ref.currency, min: open < 0.03 ? null : low, max: open > 0.9 ? null : Math.max(high, low), basis, disclosed: rng.chance(disclosure(city, country)) };
+  return {
+    currency: ref.currency,
+    min: open < 0.03 ? null : low,
+    max: open > 0.9 ? null : Math.max(high, low),
+    basis,
+    disclosed: rng.chance(disclosure(city, country)),
+  };
 }
 
 export function raisedPay(pay: Pay): Pay {
@@ -65,8 +76,20 @@ export function raisedPay(pay: Pay): Pay {
 
 const SPELLINGS: Readonly<Record<SourceRef['spelling'], Readonly<Record<Basis, readonly string[]>>>> = {
   enum: { year: ['YEAR'], month: ['MONTH'], week: ['WEEK'], day: ['DAY'], hour: ['HOUR'] },
-  label: { year: ['yearly', 'Yearly', 'per year', 'annual'], month: ['monthly', 'per month'], week: ['weekly', 'per week'], day: ['daily', 'per day'], hour: ['hourly', 'Hourly', 'per hour'] },
-  loose: { year: ['annual', 'Annually', 'per year', 'yr', 'year', 'YEARLY'], month: ['month', 'per month', 'Monthly'], week: ['week', 'Weekly', '/week'], day: ['day', 'per day', 'Daily'], hour: ['hour', 'hr', 'per hour', '/hr', 'HOURLY'] },
+  label: {
+    year: ['yearly', 'Yearly', 'per year', 'annual'],
+    month: ['monthly', 'per month'],
+    week: ['weekly', 'per week'],
+    day: ['daily', 'per day'],
+    hour: ['hourly', 'Hourly', 'per hour'],
+  },
+  loose: {
+    year: ['annual', 'Annually', 'per year', 'yr', 'year', 'YEARLY'],
+    month: ['month', 'per month', 'Monthly'],
+    week: ['week', 'Weekly', '/week'],
+    day: ['day', 'per day', 'Daily'],
+    hour: ['hour', 'hr', 'per hour', '/hr', 'HOURLY'],
+  },
 };
 
 /** The pay a copy publishes, or null: undisclosed pay, dropped by the source, or an interval the source leaves unknown. */
@@ -88,6 +111,11 @@ function money(value: number, currency: string): string {
 
 /** "$120,000 - $150,000 per year", as the description states it. */
 export function payText(pay: Pay): string {
-  const range = pay.min !== null && pay.max !== null ? `${money(pay.min, pay.currency)} - ${money(pay.max, pay.currency)}` : pay.min !== null ? `from ${money(pay.min, pay.currency)}` : `up to ${money(pay.max!, pay.currency)}`;
+  const range =
+    pay.min !== null && pay.max !== null
+      ? `${money(pay.min, pay.currency)} - ${money(pay.max, pay.currency)}`
+      : pay.min !== null
+        ? `from ${money(pay.min, pay.currency)}`
+        : `up to ${money(pay.max!, pay.currency)}`;
   return `${range} ${PER[pay.basis]}`;
 }

@@ -19,13 +19,53 @@ export interface Slot {
   fixedAt: number;
 }
 
-const COUNTS: [number, number][] = [[1, 60], [2, 24], [3, 10], [4, 4], [5, 2]];
-const FIRST_OTHER: [string, number][] = [['indeed', 3], ['linkedin', 2], ['ziprecruiter', 1.5], ['randstad', 0.7], ['adecco', 0.7], ['roberthalf', 0.6], ['jobdata-api', 0.8], ['partner-feed', 0.8], ['misc-feed', 0.3], ['usajobs', 0.4], ['jobbank-canada', 0.4], ['findajob-uk', 0.4], ['bundesagentur', 0.4]];
-const COPIES: [string, number][] = [
-  ['careers-page', 18], ['indeed', 18], ['linkedin', 16], ['ziprecruiter', 8], ['glassdoor', 7], ['simplyhired', 4], ['randstad', 1.5], ['adecco', 1.5], ['roberthalf', 1.5],
-  ['usajobs', 3], ['jobbank-canada', 4], ['findajob-uk', 4], ['bundesagentur', 4], ['commoncrawl-jobs', 6], ['partner-feed', 4], ['jobdata-api', 5], ['misc-feed', 1],
+const COUNTS: [number, number][] = [
+  [1, 60],
+  [2, 24],
+  [3, 10],
+  [4, 4],
+  [5, 2],
 ];
-const DELAYS: [number, number][] = [[0, 35], [1, 30], [2, 20], [3, 15]];
+const FIRST_OTHER: [string, number][] = [
+  ['indeed', 3],
+  ['linkedin', 2],
+  ['ziprecruiter', 1.5],
+  ['randstad', 0.7],
+  ['adecco', 0.7],
+  ['roberthalf', 0.6],
+  ['jobdata-api', 0.8],
+  ['partner-feed', 0.8],
+  ['misc-feed', 0.3],
+  ['usajobs', 0.4],
+  ['jobbank-canada', 0.4],
+  ['findajob-uk', 0.4],
+  ['bundesagentur', 0.4],
+];
+const COPIES: [string, number][] = [
+  ['careers-page', 18],
+  ['indeed', 18],
+  ['linkedin', 16],
+  ['ziprecruiter', 8],
+  ['glassdoor', 7],
+  ['simplyhired', 4],
+  ['randstad', 1.5],
+  ['adecco', 1.5],
+  ['roberthalf', 1.5],
+  ['usajobs', 3],
+  ['jobbank-canada', 4],
+  ['findajob-uk', 4],
+  ['bundesagentur', 4],
+  ['commoncrawl-jobs', 6],
+  ['partner-feed', 4],
+  ['jobdata-api', 5],
+  ['misc-feed', 1],
+];
+const DELAYS: [number, number][] = [
+  [0, 35],
+  [1, 30],
+  [2, 20],
+  [3, 15],
+];
 const FIRST_OTHER_INDEXED = FIRST_OTHER.map(([name, weight]) => [sourceIndex(name), weight] as const);
 const COPIES_INDEXED = COPIES.map(([name, weight]) => [sourceIndex(name), weight] as const);
 
@@ -69,12 +109,22 @@ function endDay(rng: Rng, source: SourceRef, first: boolean, closeDay: number): 
 }
 
 /** The posting slots of an opening; `country` is where it is located and `government` whether a public employer posts it. */
-export function planOf(seed: number, index: number, timeline: Timeline, company: Company, country: string, government: boolean, calendar: Calendar): Slot[] {
+export function planOf(
+  seed: number,
+  index: number,
+  timeline: Timeline,
+  company: Company,
+  country: string,
+  government: boolean,
+  calendar: Calendar,
+): Slot[] {
   const rng = new Rng(seed, STREAM.plan, index);
   const closedEarly = timeline.closeDay <= 1;
   const count = Math.max(pickWeighted(rng, COUNTS), closedEarly ? 2 : 1);
   const first = firstSource(rng, company, country, government);
-  const slots: Slot[] = [{ slot: 0, source: first, appear: timeline.posted, endDay: endDay(rng, SOURCES[first]!, true, timeline.closeDay), lag: 0, fixedAt: 0 }];
+  const slots: Slot[] = [
+    { slot: 0, source: first, appear: timeline.posted, endDay: endDay(rng, SOURCES[first]!, true, timeline.closeDay), lag: 0, fixedAt: 0 },
+  ];
   const used = new Set([first]);
   const candidates = sourcesFor(company, country, government).copies;
   for (let tries = 0; slots.length < count && tries < 20; tries += 1) {
@@ -82,7 +132,14 @@ export function planOf(seed: number, index: number, timeline: Timeline, company:
     if (used.has(source)) continue;
     used.add(source);
     const appear = timeline.posted + pickWeighted(rng, DELAYS) * DAY_MS + rng.float() * 20 * HOUR_MS;
-    slots.push({ slot: slots.length, source, appear, endDay: endDay(rng, SOURCES[source]!, false, timeline.closeDay), lag: rng.int(3), fixedAt: 0 });
+    slots.push({
+      slot: slots.length,
+      source,
+      appear,
+      endDay: endDay(rng, SOURCES[source]!, false, timeline.closeDay),
+      lag: rng.int(3),
+      fixedAt: 0,
+    });
   }
   if (timeline.lateDuplicate && slots.length > 1) markLate(rng, slots[slots.length - 1]!, timeline, calendar);
   // An opening closed before day 1 is in the day-1 backlog because a copy of it lingers there.

@@ -49,23 +49,66 @@ export interface BuiltPosting {
   locations: RawLocation[];
 }
 
-const ARRANGEMENT_SPELLINGS = { remote: ['Remote', 'REMOTE', 'remote', 'Fully remote'], hybrid: ['Hybrid', 'hybrid', 'HYBRID'], in_person: ['On-site', 'Onsite', 'In office', 'In-person', 'On site'] } as const;
+const ARRANGEMENT_SPELLINGS = {
+  remote: ['Remote', 'REMOTE', 'remote', 'Fully remote'],
+  hybrid: ['Hybrid', 'hybrid', 'HYBRID'],
+  in_person: ['On-site', 'Onsite', 'In office', 'In-person', 'On site'],
+} as const;
 const EMPLOYMENT_SPELLINGS: Readonly<Record<SourceRef['spelling'], Readonly<Record<string, readonly string[]>>>> = {
-  enum: { FULL_TIME: ['FULL_TIME'], PART_TIME: ['PART_TIME'], CONTRACT: ['CONTRACT'], TEMPORARY: ['TEMPORARY'], INTERN: ['INTERN'], PER_DIEM: ['PER_DIEM'] },
-  label: { FULL_TIME: ['Full-time', 'Full Time'], PART_TIME: ['Part-time', 'Part Time'], CONTRACT: ['Contract'], TEMPORARY: ['Temporary'], INTERN: ['Internship'], PER_DIEM: ['Per Diem'] },
-  loose: { FULL_TIME: ['full time', 'Full-time', 'FT', 'Permanent'], PART_TIME: ['part time', 'Part-time', 'PT'], CONTRACT: ['contract', 'Contractor'], TEMPORARY: ['temp', 'Temporary'], INTERN: ['intern', 'Internship'], PER_DIEM: ['per diem', 'PRN'] },
+  enum: {
+    FULL_TIME: ['FULL_TIME'],
+    PART_TIME: ['PART_TIME'],
+    CONTRACT: ['CONTRACT'],
+    TEMPORARY: ['TEMPORARY'],
+    INTERN: ['INTERN'],
+    PER_DIEM: ['PER_DIEM'],
+  },
+  label: {
+    FULL_TIME: ['Full-time', 'Full Time'],
+    PART_TIME: ['Part-time', 'Part Time'],
+    CONTRACT: ['Contract'],
+    TEMPORARY: ['Temporary'],
+    INTERN: ['Internship'],
+    PER_DIEM: ['Per Diem'],
+  },
+  loose: {
+    FULL_TIME: ['full time', 'Full-time', 'FT', 'Permanent'],
+    PART_TIME: ['part time', 'Part-time', 'PT'],
+    CONTRACT: ['contract', 'Contractor'],
+    TEMPORARY: ['temp', 'Temporary'],
+    INTERN: ['intern', 'Internship'],
+    PER_DIEM: ['per diem', 'PRN'],
+  },
 };
 const BOARD_KIND: Readonly<Record<string, string>> = {
-  ats: 'company_board', 'employer-site': 'careers_site', aggregator: 'employer_page', 'staffing-network': 'agency_listing', 'government-exchange': 'public_exchange',
-  dataset: 'crawl', purchased: 'feed', 'third-party-api': 'api', unknown: 'unknown',
+  ats: 'company_board',
+  'employer-site': 'careers_site',
+  aggregator: 'employer_page',
+  'staffing-network': 'agency_listing',
+  'government-exchange': 'public_exchange',
+  dataset: 'crawl',
+  purchased: 'feed',
+  'third-party-api': 'api',
+  unknown: 'unknown',
 };
 const METHOD: Readonly<Record<SourceType, string>> = {
-  ats_api: 'api', ats_html: 'html', career_page_html: 'html', jsonld: 'jsonld', xml_feed: 'feed', aggregator_api: 'api', aggregator_html: 'html', rss: 'feed', partner_csv: 'csv',
+  ats_api: 'api',
+  ats_html: 'html',
+  career_page_html: 'html',
+  jsonld: 'jsonld',
+  xml_feed: 'feed',
+  aggregator_api: 'api',
+  aggregator_html: 'html',
+  rss: 'feed',
+  partner_csv: 'csv',
 };
 
 /** A URL path segment: lowercase letters and digits joined by hyphens. */
 function urlSlug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 export function sourceTypeOf(seed: number, source: SourceRef, company: Company): SourceType {
@@ -78,7 +121,13 @@ export function sourceTypeOf(seed: number, source: SourceRef, company: Company):
 }
 
 /** The latest check of the posting's application page by `day`, if one ran since the posting was first seen. */
-function applicationCheck(state: OpeningState, slot: Slot, source: SourceRef, day: number, firstSeen: number): RawPosting['application_check'] {
+function applicationCheck(
+  state: OpeningState,
+  slot: Slot,
+  source: SourceRef,
+  day: number,
+  firstSeen: number,
+): RawPosting['application_check'] {
   const { seed } = state.world.options;
   if (hashFloat(seed, state.index, slot.slot, 21) >= source.check) return null;
   const every = 2 + (hashInts(seed, state.index, slot.slot, 22) % 4);
@@ -91,7 +140,14 @@ function applicationCheck(state: OpeningState, slot: Slot, source: SourceRef, da
   return { result, checked_at: iso(checkedAt) };
 }
 
-function description(state: OpeningState, slot: Slot, source: SourceRef, version: number, day: number, rng: Rng): { text: string | null; html: string | null } {
+function description(
+  state: OpeningState,
+  slot: Slot,
+  source: SourceRef,
+  version: number,
+  day: number,
+  rng: Rng,
+): { text: string | null; html: string | null } {
   if (source.class === 'purchased' || source.class === 'unknown' ? rng.chance(0.04) : rng.chance(0.005)) return { text: null, html: null };
   const canonical = state.version(version);
   const shown = slot.slot === 0 ? canonical.blocks : copyBlocks(canonical.blocks, canonical.ctx, rng, source.dropBoilerplate);
@@ -101,7 +157,8 @@ function description(state: OpeningState, slot: Slot, source: SourceRef, version
   const strong = rng.chance(0.3);
   const bullet = rng.chance(0.6) ? '- ' : '• ';
   const render = () => (asHtml && limit === 0 ? renderHtml(shown, strong) : renderText(shown, bullet, limit > 0 ? 720 : Infinity));
-  const body = shown === canonical.blocks ? canonical.rendered(`${asHtml && limit === 0}|${strong}|${bullet}|${limit > 0}`, render) : render();
+  const body =
+    shown === canonical.blocks ? canonical.rendered(`${asHtml && limit === 0}|${strong}|${bullet}|${limit > 0}`, render) : render();
   if (asHtml && limit === 0) return { text: null, html: body };
   return { text: limit > 0 ? truncate(body, limit) : body, html: null };
 }
@@ -132,7 +189,13 @@ function identityOf(state: OpeningState, slot: Slot, day: number): Identity {
 }
 
 /** The employer as this copy names it; after an acquisition some copies already use the acquirer's name and domain. */
-function employerOf(state: OpeningState, slot: Slot, source: SourceRef, day: number, rng: Rng): Pick<RawPosting, 'truth_company_id' | 'employer_name' | 'employer_domain'> {
+function employerOf(
+  state: OpeningState,
+  slot: Slot,
+  source: SourceRef,
+  day: number,
+  rng: Rng,
+): Pick<RawPosting, 'truth_company_id' | 'employer_name' | 'employer_domain'> {
   const { world, content, index } = state;
   const company = content.company;
   const merger = world.registry.mergedOn(company.index, day);
@@ -164,7 +227,11 @@ function sourceDataOf(state: OpeningState, ids: Identity, rng: Rng): RawPosting[
 function rawOf(state: OpeningState, slot: Slot, ids: Identity, rng: Rng): RawPosting['raw'] {
   const { seed } = state.world.options;
   const parser = `${1 + (hashInts(seed, slot.source) % 3)}.${hashInts(seed, slot.source, 1) % 10}.0`;
-  return { collector: ids.source.collector, http_status: 200, extraction: { method: METHOD[ids.sourceType], parser, fields: 12 + rng.int(9), elapsed_ms: 20 + rng.int(900) } };
+  return {
+    collector: ids.source.collector,
+    http_status: 200,
+    extraction: { method: METHOD[ids.sourceType], parser, fields: 12 + rng.int(9), elapsed_ms: 20 + rng.int(900) },
+  };
 }
 
 export function buildPosting(state: OpeningState, slot: Slot, day: number): BuiltPosting {
@@ -175,17 +242,29 @@ export function buildPosting(state: OpeningState, slot: Slot, day: number): Buil
   const { ctx } = state.version(ids.version);
   const title = postingTitle(rng, content, ctx.title, source, ids.late);
   const locations = formatPlace(rng, content.place, source, ids.late ? 3 : 0);
-  const parts = { board: ids.board, id: ids.id, slug: urlSlug(title).slice(0, 60), domain: content.company.domain, city: urlSlug(content.place.cities[0]?.name ?? 'remote') };
+  const parts = {
+    board: ids.board,
+    id: ids.id,
+    slug: urlSlug(title).slice(0, 60),
+    domain: content.company.domain,
+    city: urlSlug(content.place.cities[0]?.name ?? 'remote'),
+  };
   const ownUrl = source.url ? fillUrl(source.url, parts) : null;
   const postingUrl = rng.chance(0.03) ? null : ownUrl;
   const arrangement = content.place.arrangement;
   const { text, html } = description(state, slot, source, ids.version, day, rng);
   const firstSeen = state.firstSeen(slot, day);
   const posting: RawPosting = {
-    source: source.name, board: ids.board, source_posting_id: ids.id, source_class: source.class, source_type: ids.sourceType,
+    source: source.name,
+    board: ids.board,
+    source_posting_id: ids.id,
+    source_class: source.class,
+    source_type: ids.sourceType,
     opening_id: `op-${String(index + 1).padStart(8, '0')}`,
     ...employerOf(state, slot, source, day, rng),
-    title, description_text: text, description_html: html,
+    title,
+    description_text: text,
+    description_html: html,
     locations: locations.map((l) => l.raw),
     work_arrangement: arrangement && rng.chance(slot.slot === 0 ? 0.95 : 0.8) ? rng.pick(ARRANGEMENT_SPELLINGS[arrangement]) : null,
     employment_type: rng.chance(0.9) ? rng.pick(EMPLOYMENT_SPELLINGS[source.spelling][content.employment]!) : null,
@@ -194,7 +273,9 @@ export function buildPosting(state: OpeningState, slot: Slot, day: number): Buil
     first_seen_at: iso(firstSeen),
     posting_url: postingUrl,
     application_url: applicationUrl(state, slot, source, day, rng, parts, ownUrl),
-    attribution: source.attribution ? { required: rng.chance(source.attribution.required), text: source.attribution.text, url: postingUrl ?? source.attribution.url } : null,
+    attribution: source.attribution
+      ? { required: rng.chance(source.attribution.required), text: source.attribution.text, url: postingUrl ?? source.attribution.url }
+      : null,
     application_check: applicationCheck(state, slot, source, day, firstSeen),
     source_data: sourceDataOf(state, ids, rng),
     raw: rawOf(state, slot, ids, rng),
@@ -202,13 +283,32 @@ export function buildPosting(state: OpeningState, slot: Slot, day: number): Buil
   return { posting, locations };
 }
 
-const UTM: Readonly<Record<string, string>> = { indeed: 'indeed', linkedin: 'linkedin', ziprecruiter: 'ziprecruiter', glassdoor: 'glassdoor', simplyhired: 'simplyhired' };
+const UTM: Readonly<Record<string, string>> = {
+  indeed: 'indeed',
+  linkedin: 'linkedin',
+  ziprecruiter: 'ziprecruiter',
+  glassdoor: 'glassdoor',
+  simplyhired: 'simplyhired',
+};
 
 /** Copies on the employer's site and aggregators often point at the ATS application, sometimes with tracking parameters. */
-function applicationUrl(state: OpeningState, slot: Slot, source: SourceRef, day: number, rng: Rng, parts: Parameters<typeof fillUrl>[1], ownUrl: string | null): string | null {
+function applicationUrl(
+  state: OpeningState,
+  slot: Slot,
+  source: SourceRef,
+  day: number,
+  rng: Rng,
+  parts: Parameters<typeof fillUrl>[1],
+  ownUrl: string | null,
+): string | null {
   const first = state.slots[0]!;
   const firstSource = SOURCES[first.source]!;
-  if (slot.slot > 0 && firstSource.class === 'ats' && (source.class === 'aggregator' || source.class === 'employer-site') && rng.chance(0.5)) {
+  if (
+    slot.slot > 0 &&
+    firstSource.class === 'ats' &&
+    (source.class === 'aggregator' || source.class === 'employer-site') &&
+    rng.chance(0.5)
+  ) {
     const generation = state.generation(first, day);
     const atsId = sourcePostingId(state.world.options.seed, firstSource, postingKey(state.index, 0, generation));
     const atsParts = { ...parts, board: boardOf(firstSource, state.content.company, ''), id: atsId };
@@ -220,7 +320,7 @@ function applicationUrl(state: OpeningState, slot: Slot, source: SourceRef, day:
   }
   if (rng.chance(0.12)) return null;
   if (source.apply && ownUrl) return fillUrl(source.apply, parts, ownUrl);
-  if (source.class === 'employer-site' && state.content.company.domain) return `https://${state.content.company.domain}/careers/apply?job=${parts.id}`;
+  if (source.class === 'employer-site' && state.content.company.domain)
+    return `https://${state.content.company.domain}/careers/apply?job=${parts.id}`;
   return ownUrl;
 }
-

@@ -87,7 +87,13 @@ export class Boards {
       const finished = started + 1500 + entry.listed * 40 + hashFloat(this.seed, day, entry.hash, 45) * 60_000;
       const source = SOURCES[entry.source]!;
       return JSON.stringify({
-        source: source.name, board: entry.board, source_class: source.class, started_at: iso(started), finished_at: iso(finished), complete: entry.fraction >= 1, listed: entry.listed,
+        source: source.name,
+        board: entry.board,
+        source_class: source.class,
+        started_at: iso(started),
+        finished_at: iso(finished),
+        complete: entry.fraction >= 1,
+        listed: entry.listed,
       });
     });
   }

@@ -26,12 +26,18 @@ export class Registry {
   /** Company index → its acquisition, when it was absorbed within the generated days. */
   readonly mergers = new Map<number, Merger>();
 
-  constructor(private readonly companies: Companies, seed: number, days: number) {
+  constructor(
+    private readonly companies: Companies,
+    seed: number,
+    days: number,
+  ) {
     for (const day of releaseDays(days).slice(1)) this.acquire(new Rng(seed, STREAM.registry, day), day);
   }
 
   private acquire(rng: Rng, day: number): void {
-    const active = this.companies.list.filter((c) => c.registered && !c.dissolved && c.since < day && !this.mergers.has(c.index) && !c.industry.government);
+    const active = this.companies.list.filter(
+      (c) => c.registered && !c.dissolved && c.since < day && !this.mergers.has(c.index) && !c.industry.government,
+    );
     const acquirers = new Weighted(active.map((c) => c.weight));
     const count = Math.max(1, Math.round(active.length * RATES.mergesPerRelease));
     const absorbedNow = new Set<number>();
@@ -39,7 +45,14 @@ export class Registry {
     for (let k = 0; k < count * 3 && absorbedNow.size < count; k += 1) {
       const target = active[rng.int(active.length)]!;
       const buyer = active[acquirers.draw(rng)]!;
-      if (target === buyer || absorbedNow.has(target.index) || buyers.has(target.index) || absorbedNow.has(buyer.index) || buyer.weight < target.weight) continue;
+      if (
+        target === buyer ||
+        absorbedNow.has(target.index) ||
+        buyers.has(target.index) ||
+        absorbedNow.has(buyer.index) ||
+        buyer.weight < target.weight
+      )
+        continue;
       absorbedNow.add(target.index);
       buyers.add(buyer.index);
       this.mergers.set(target.index, { day, into: buyer.index });

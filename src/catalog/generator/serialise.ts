@@ -9,9 +9,15 @@ const plain = (value: string | null) => (value === null ? 'null' : `"${value}"`)
 const number = (value: number | null) => (value === null ? 'null' : String(value));
 
 export function postingJson(p: RawPosting): string {
-  const pay = p.pay ? `{"currency":"${p.pay.currency}","min":${number(p.pay.min)},"max":${number(p.pay.max)},"interval":${plain(p.pay.interval)}}` : 'null';
-  const attribution = p.attribution ? `{"required":${p.attribution.required},"text":"${p.attribution.text}","url":"${p.attribution.url}"}` : 'null';
-  const check = p.application_check ? `{"result":"${p.application_check.result}","checked_at":"${p.application_check.checked_at}"}` : 'null';
+  const pay = p.pay
+    ? `{"currency":"${p.pay.currency}","min":${number(p.pay.min)},"max":${number(p.pay.max)},"interval":${plain(p.pay.interval)}}`
+    : 'null';
+  const attribution = p.attribution
+    ? `{"required":${p.attribution.required},"text":"${p.attribution.text}","url":"${p.attribution.url}"}`
+    : 'null';
+  const check = p.application_check
+    ? `{"result":"${p.application_check.result}","checked_at":"${p.application_check.checked_at}"}`
+    : 'null';
   const data = p.source_data;
   const x = p.raw.extraction;
   return (

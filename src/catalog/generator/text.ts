@@ -33,7 +33,10 @@ export const compileAll = (templates: readonly string[]): Template[] => template
 export class Ranked {
   private readonly weights: Weighted;
 
-  constructor(readonly words: readonly string[], exponent = 1) {
+  constructor(
+    readonly words: readonly string[],
+    exponent = 1,
+  ) {
     this.weights = zipf(words.length, exponent, 1.5);
   }
 
@@ -71,7 +74,12 @@ function drawValue(base: string, rng: Rng, lists: Readonly<Record<string, readon
 }
 
 /** Fills a template: fixed values first, then a draw from `lists` or the shared vocabulary; numbered slots avoid repeating. */
-export function fill(template: Template, rng: Rng, fixed: Readonly<Record<string, string>>, lists: Readonly<Record<string, readonly string[]>>): string {
+export function fill(
+  template: Template,
+  rng: Rng,
+  fixed: Readonly<Record<string, string>>,
+  lists: Readonly<Record<string, readonly string[]>>,
+): string {
   let out = '';
   let lastBase = '';
   let lastValue = '';

@@ -4,7 +4,13 @@ import type { SourceRef } from '../reference/sources.js';
 import type { Content } from './content.js';
 import type { Rng } from './random.js';
 
-const ABBREVIATIONS: [RegExp, string][] = [[/\bSenior\b/, 'Sr.'], [/\bJunior\b/, 'Jr.'], [/\bManager\b/, 'Mgr'], [/\bAssistant\b/, 'Asst.'], [/\bAdministrative\b/, 'Admin']];
+const ABBREVIATIONS: [RegExp, string][] = [
+  [/\bSenior\b/, 'Sr.'],
+  [/\bJunior\b/, 'Jr.'],
+  [/\bManager\b/, 'Mgr'],
+  [/\bAssistant\b/, 'Asst.'],
+  [/\bAdministrative\b/, 'Admin'],
+];
 
 /** The title after `edits` title tweaks: a specialisation or the department is appended. */
 export function editedTitle(content: Content, tweaks: number): string {

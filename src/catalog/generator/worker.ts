@@ -13,7 +13,9 @@ const boards = new Boards(options.seed);
 parentPort!.on('message', ({ id, job }: { id: number; job: Job }) => {
   try {
     const result = runJob(world, boards, job);
-    const transfer = Array.isArray(result) ? [] : [...result.chunks.map((c) => c.data.buffer as ArrayBuffer), result.boardCounts.buffer as ArrayBuffer];
+    const transfer = Array.isArray(result)
+      ? []
+      : [...result.chunks.map((c) => c.data.buffer as ArrayBuffer), result.boardCounts.buffer as ArrayBuffer];
     parentPort!.postMessage({ id, result }, transfer);
   } catch (error) {
     parentPort!.postMessage({ id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });

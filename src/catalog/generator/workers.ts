@@ -7,7 +7,11 @@ import type { GenerateOptions } from './options.js';
 import { Boards } from './reads.js';
 import { buildWorld, type World } from './world.js';
 
-export type Job = { kind: 'batch'; day: number; from: number; to: number } | { kind: 'withdrawals'; day: number } | { kind: 'registry'; day: number } | { kind: 'stats' };
+export type Job =
+  | { kind: 'batch'; day: number; from: number; to: number }
+  | { kind: 'withdrawals'; day: number }
+  | { kind: 'registry'; day: number }
+  | { kind: 'stats' };
 export type JobResult = BatchResult | string[];
 
 /** Counts of the generated world: [companies, registered companies]. */
@@ -61,7 +65,10 @@ class WorkerPool implements Runner {
       // A large young generation: batches allocate many short-lived strings, and fewer scavenges save about a tenth of the time.
       const settings = { workerData: options, resourceLimits: { maxYoungGenerationSizeMb: 256 } };
       const worker = url.pathname.endsWith('.ts')
-        ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`, { ...settings, eval: true })
+        ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`, {
+            ...settings,
+            eval: true,
+          })
         : new Worker(url, settings);
       worker.on('message', (message: { id: number; result?: JobResult; error?: string }) => this.settle(message));
       worker.on('error', (error) => this.failAll(error));

@@ -11,7 +11,15 @@ import {
   type Msa,
 } from '../reference/gazetteer.js';
 
-export { citiesNamed, countryByIso, countryByName, defaultCity, foldKey, subdivisionName, subdivisionsNamed } from '../reference/gazetteer.js';
+export {
+  citiesNamed,
+  countryByIso,
+  countryByName,
+  defaultCity,
+  foldKey,
+  subdivisionName,
+  subdivisionsNamed,
+} from '../reference/gazetteer.js';
 
 export interface ParsedLocation {
   city: string | null;
@@ -104,7 +112,8 @@ function withinCountry(country: string, keys: string[], raws: string[]): Place |
   if (keys.length === 0) return { ...NOWHERE, country };
   const inner = keys[keys.length - 1]!;
   if (keys.length === 1) {
-    if (country === 'US' && isUsStateName(inner) && inner !== 'new york') return { ...NOWHERE, state: subdivisionsNamed(inner, 'US')[0]!.code, country };
+    if (country === 'US' && isUsStateName(inner) && inner !== 'new york')
+      return { ...NOWHERE, state: subdivisionsNamed(inner, 'US')[0]!.code, country };
     const city = citiesNamed(inner, country)[0];
     if (city) return fromCity(city);
     const state = subdivisionsNamed(inner, country)[0];

@@ -104,7 +104,12 @@ async function csvRows(path: string): Promise<string[][]> {
 /** Reads the edges and nodes exported by the merge stage, clusters them and writes "p,root" lines. */
 export async function clusterFiles(nodesPath: string, edgesPath: string, outPath: string): Promise<{ edges: number; merged: number }> {
   // Board keys are source/board slugs, which hold no comma.
-  const nodes = (await csvRows(nodesPath)).map(([id, board, first, last]) => ({ id: Number(id), board: board!, first: Number(first), last: Number(last) }));
+  const nodes = (await csvRows(nodesPath)).map(([id, board, first, last]) => ({
+    id: Number(id),
+    board: board!,
+    first: Number(first),
+    last: Number(last),
+  }));
   const edges = (await csvRows(edgesPath)).map(([a, b, strength]) => ({ a: Number(a), b: Number(b), strength: Number(strength) }));
   const lines: string[] = [];
   for (const [posting, root] of cluster(nodes, edges)) if (posting !== root) lines.push(`${posting},${root}\n`);

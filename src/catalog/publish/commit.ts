@@ -5,14 +5,27 @@ import { join, relative, sep } from 'node:path';
 import type { Duck } from '../../db/duckdb.js';
 import { namedQueries } from '../../db/sql-files.js';
 import { fsyncPath, moveIntoPlace, writeAtomically } from '../files.js';
-import { catalogRoot, pipelineDir, pipelineRoot, publishedNames, readPointer, latestPointer, snapshotDir, type CatalogManifest } from '../layout.js';
+import {
+  catalogRoot,
+  pipelineDir,
+  pipelineRoot,
+  publishedNames,
+  readPointer,
+  latestPointer,
+  snapshotDir,
+  type CatalogManifest,
+} from '../layout.js';
 
 const SQL = namedQueries('publish/write.sql', ['counts']);
 
 /** Pipeline states kept: the latest and a few before it, to rerun or inspect recent publications. */
 export const KEEP_STATES = 3;
 
-export async function readCounts(duck: Duck, lastSeq: number, watermark: string): Promise<{ counts: CatalogManifest['counts']; lastSeq: number }> {
+export async function readCounts(
+  duck: Duck,
+  lastSeq: number,
+  watermark: string,
+): Promise<{ counts: CatalogManifest['counts']; lastSeq: number }> {
   const row = (await duck.one<Record<string, number | string>>(SQL.counts, { last_seq: lastSeq, watermark }))!;
   const n = (key: string) => Number(row[key]);
   return {
@@ -32,7 +45,9 @@ export async function readCounts(duck: Duck, lastSeq: number, watermark: string)
 /** Every file under `dir` (its serving/ and feed/ folders too), by path relative to it, made durable. */
 async function fileStats(dir: string): Promise<CatalogManifest['files']> {
   const files: CatalogManifest['files'] = {};
-  for (const entry of (await readdir(dir, { withFileTypes: true, recursive: true })).sort((a, b) => (a.parentPath + a.name).localeCompare(b.parentPath + b.name))) {
+  for (const entry of (await readdir(dir, { withFileTypes: true, recursive: true })).sort((a, b) =>
+    (a.parentPath + a.name).localeCompare(b.parentPath + b.name),
+  )) {
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name);
     await fsyncPath(path);

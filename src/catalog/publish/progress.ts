@@ -29,7 +29,9 @@ export class Progress {
     clearInterval(this.sampler);
     if (this.stage) {
       const peak = Math.max(this.stagePeak, process.memoryUsage().rss) / 2 ** 30;
-      this.say(`  done in ${((performance.now() - this.stageStarted) / 1000).toFixed(1)} s, memory ${rssGiB()} GiB (peak ${peak.toFixed(2)} GiB)`);
+      this.say(
+        `  done in ${((performance.now() - this.stageStarted) / 1000).toFixed(1)} s, memory ${rssGiB()} GiB (peak ${peak.toFixed(2)} GiB)`,
+      );
     }
     this.stage = '';
   }

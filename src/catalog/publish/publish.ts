@@ -9,7 +9,15 @@ import { Duck } from '../../db/duckdb.js';
 import { StoreLock } from '../../db/store-lock.js';
 import { readDelivery } from '../delivery.js';
 import {
-  CATALOG_FORMAT, catalogRoot, latestPointer, pipelineDir, pipelineRoot, readCatalogManifest, registryRoot, releaseDir, snapshotDir,
+  CATALOG_FORMAT,
+  catalogRoot,
+  latestPointer,
+  pipelineDir,
+  pipelineRoot,
+  readCatalogManifest,
+  registryRoot,
+  releaseDir,
+  snapshotDir,
   type CatalogManifest,
 } from '../layout.js';
 import { exists, moveIntoPlace, removeDeadTemporaries, writeAtomically } from '../files.js';
@@ -18,7 +26,20 @@ import { openStores } from '../../storage/stores.js';
 import type { ObjectStore } from '../../storage/object-store.js';
 import { buildServingFiles } from './serving.js';
 import { activateRelease, loadRegistry, placeRelease, stageRelease } from './registry.js';
-import { buildJobs, defineMacros, diff, foldState, identify, jobParts, load, merge, normalise, textsFile, writeSnapshot, writeState } from './stages.js';
+import {
+  buildJobs,
+  defineMacros,
+  diff,
+  foldState,
+  identify,
+  jobParts,
+  load,
+  merge,
+  normalise,
+  textsFile,
+  writeSnapshot,
+  writeState,
+} from './stages.js';
 import { Progress, peakRssGiB } from './progress.js';
 import { finishSnapshot, KEEP_STATES, pruneOld, readCounts } from './commit.js';
 
@@ -67,13 +88,17 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
   let duck: Duck | undefined;
   try {
     // What runs killed mid-publication left (their work folders, temporary snapshots and pointers).
-    for (const root of [catalogRoot(options.snapshotsDir), registryRoot(options.snapshotsDir), pipelineRoot(options.dataDir)]) await removeDeadTemporaries(root);
+    for (const root of [catalogRoot(options.snapshotsDir), registryRoot(options.snapshotsDir), pipelineRoot(options.dataDir)])
+      await removeDeadTemporaries(root);
     const latest = await mirror.latest();
     // What this publication builds on, copied from the object store when this node lacks it.
     if (mirror.remote) await fetchLatest(mirror, stores.data, options, latest, progress);
     if (mirror.remote) await removeUncommitted(mirror, stores.data, latest, progress);
     if (latest === watermark) return alreadyPublished(options.snapshotsDir, watermark, progress);
-    if (latest && latest > watermark) throw new PublishError(`the delivery's watermark ${watermark} is older than the latest publication ${latest}; deliveries are published in order`);
+    if (latest && latest > watermark)
+      throw new PublishError(
+        `the delivery's watermark ${watermark} is older than the latest publication ${latest}; deliveries are published in order`,
+      );
     const previousDir = latest ? snapshotDir(options.snapshotsDir, latest) : null;
     const previous = previousDir ? await readCatalogManifest(previousDir) : null;
     progress.step('open', `day ${delivery.manifest.day}, watermark ${watermark}, previous ${latest ?? 'none'}`);
@@ -103,7 +128,8 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
     const catalogKey = (name: string) => `catalog/${watermark}/${name}`;
     const upload = async (store: ObjectStore, root: string, dir: string) => {
       if (!mirror.remote) return;
-      for (const name of await filesUnder(dir)) if (name !== 'manifest.json') uploads.add(store, `${root}${name}`, join(dir, ...name.split('/')));
+      for (const name of await filesUnder(dir))
+        if (name !== 'manifest.json') uploads.add(store, `${root}${name}`, join(dir, ...name.split('/')));
     };
     progress.step('state', `${stateTmp}`);
     await writeState(duck, stateTmp, parts);
@@ -148,12 +174,16 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
     await finishSnapshot(snapshotTmp, stateTmp, manifest, options);
     if (release) await placeRelease(options.snapshotsDir, release);
     if (mirror.remote) {
-      if (release) await mirror.push(`registry/${release.releaseId}/`, await filesUnder(releaseDir(options.snapshotsDir, release.releaseId)));
+      if (release)
+        await mirror.push(`registry/${release.releaseId}/`, await filesUnder(releaseDir(options.snapshotsDir, release.releaseId)));
       await mirror.push(`catalog/${watermark}/`, ['manifest.json']);
     }
     // One publisher at a time (docs/deployment.md): one that published meanwhile is not overwritten.
     const now = await mirror.latest();
-    if (now !== latest) throw new PublishError(`another publisher committed ${now} while this one ran from ${latest ?? 'nothing'}; run one publisher at a time, then publish again`);
+    if (now !== latest)
+      throw new PublishError(
+        `another publisher committed ${now} while this one ran from ${latest ?? 'nothing'}; run one publisher at a time, then publish again`,
+      );
     // The commit: LATEST names the catalog, and its manifest the registry release it was built with,
     // so one write publishes both; ACTIVE follows, for people and tools (nothing reads it to serve).
     await mirror.commit(watermark);
@@ -184,12 +214,20 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
 }
 
 /** Copies the latest publication, its registry release and the publisher's state of it from the object store. */
-async function fetchLatest(mirror: PublicationMirror, data: ObjectStore, options: PublishOptions, latest: string | null, progress: Progress): Promise<void> {
+async function fetchLatest(
+  mirror: PublicationMirror,
+  data: ObjectStore,
+  options: PublishOptions,
+  latest: string | null,
+  progress: Progress,
+): Promise<void> {
   if (latest === null) return;
   progress.step('fetch', `publication ${latest} from ${data.location}`);
-  if (!(await mirror.fetchCatalog(latest))) throw new PublishError(`catalog/LATEST names ${latest}, and the object store holds no such publication`);
+  if (!(await mirror.fetchCatalog(latest)))
+    throw new PublishError(`catalog/LATEST names ${latest}, and the object store holds no such publication`);
   const releaseId = (await mirror.manifest(latest)).registry_release;
-  if (releaseId && !(await mirror.fetchRelease(releaseId))) throw new PublishError(`publication ${latest} uses registry release ${releaseId}, and the object store holds none`);
+  if (releaseId && !(await mirror.fetchRelease(releaseId)))
+    throw new PublishError(`publication ${latest} uses registry release ${releaseId}, and the object store holds none`);
   const stateDir = pipelineDir(options.dataDir, latest);
   if (!(await exists(stateDir))) {
     const objects = await data.list(`pipeline/${latest}/`);
@@ -227,7 +265,9 @@ async function prunePipelineStates(data: ObjectStore, latest: string): Promise<v
 }
 
 async function filesUnder(dir: string): Promise<string[]> {
-  return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'));
+  return (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'));
 }
 
 /** Uploads of local files to object stores, a few at once, started as the files are complete. */

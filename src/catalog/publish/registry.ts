@@ -7,7 +7,17 @@ import type { Duck } from '../../db/duckdb.js';
 import { runScript } from '../../db/duckdb.js';
 import { namedScripts } from '../../db/sql-files.js';
 import { exists, moveIntoPlace, writeAtomically } from '../files.js';
-import { activePointer, latestPointer, publishedNames, readCatalogManifest, readPointer, REGISTRY_FORMAT, registryRoot, releaseDir, snapshotDir } from '../layout.js';
+import {
+  activePointer,
+  latestPointer,
+  publishedNames,
+  readCatalogManifest,
+  readPointer,
+  REGISTRY_FORMAT,
+  registryRoot,
+  releaseDir,
+  snapshotDir,
+} from '../layout.js';
 
 const SQL = namedScripts('publish/registry.sql', ['release_companies', 'write_release', 'active_release', 'no_registry']);
 

@@ -19,7 +19,12 @@ const NO_LIMIT_MS = 3_600_000;
  * Builds the serving files of the publication in `dir` (its manifest already says serving_files), saying
  * each one's path (relative to `dir`) through `written` as soon as it is complete.
  */
-export async function buildServingFiles(dir: string, manifest: CatalogManifest, threads: number, written: (path: string) => void = () => undefined): Promise<void> {
+export async function buildServingFiles(
+  dir: string,
+  manifest: CatalogManifest,
+  threads: number,
+  written: (path: string) => void = () => undefined,
+): Promise<void> {
   const said = new Set<string>();
   const sayNew = async (folder: 'serving' | 'feed') => {
     for (const name of (await readdir(join(dir, folder))).sort()) {

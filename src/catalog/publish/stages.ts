@@ -16,10 +16,33 @@ import type { Progress } from './progress.js';
 const MACROS = namedScripts('publish/macros.sql', ['macros']);
 const LOAD = namedScripts('publish/load.sql', ['reads', 'incoming', 'texts_today', 'withdrawals', 'no_withdrawals']);
 const LOAD_Q = namedQueries('publish/load.sql', ['incoming_counts', 'duplicates', 'raw_locations']);
-const NORMALISE = namedScripts('publish/normalise.sql', ['location_map', 'place_names', 'dictionaries', 'observed', 'observed_locations', 'drop_incoming']);
-const STATE = namedScripts('publish/state.sql', ['previous_state', 'first_state', 'today_texts', 'boards', 'withdrawn_postings', 'postings', 'texts']);
+const NORMALISE = namedScripts('publish/normalise.sql', [
+  'location_map',
+  'place_names',
+  'dictionaries',
+  'observed',
+  'observed_locations',
+  'drop_incoming',
+]);
+const STATE = namedScripts('publish/state.sql', [
+  'previous_state',
+  'first_state',
+  'today_texts',
+  'boards',
+  'withdrawn_postings',
+  'postings',
+  'texts',
+]);
 const MERGE = namedScripts('publish/merge.sql', ['numbered', 'fingerprints', 'pairs', 'export_pairs', 'load_clusters']);
-const IDENTITY = namedScripts('publish/identity.sql', ['first_publication', 'previous_publication', 'clustered', 'claims', 'job_ids', 'redirects', 'withdrawn_jobs']);
+const IDENTITY = namedScripts('publish/identity.sql', [
+  'first_publication',
+  'previous_publication',
+  'clustered',
+  'claims',
+  'job_ids',
+  'redirects',
+  'withdrawn_jobs',
+]);
 const JOBS = namedScripts('publish/jobs.sql', ['job_postings', 'job_part', 'write_part']);
 const EVENTS = namedScripts('publish/events.sql', ['prev_jobs_first', 'prev_jobs', 'events']);
 const WRITE = namedScripts('publish/write.sql', ['write_snapshot', 'write_state', 'empty_part', 'drop_postings']);
@@ -41,11 +64,14 @@ export async function load(duck: Duck, delivery: Delivery, workDir: string, prog
   await runScript(duck, LOAD.incoming, { paths });
   if (delivery.withdrawalsPath) await runScript(duck, LOAD.withdrawals, { path: delivery.withdrawalsPath });
   else await runScript(duck, LOAD.no_withdrawals);
-  const counts = new Map((await duck.all<{ filename: string; rows: number }>(LOAD_Q.incoming_counts)).map((r) => [r.filename, Number(r.rows)]));
+  const counts = new Map(
+    (await duck.all<{ filename: string; rows: number }>(LOAD_Q.incoming_counts)).map((r) => [r.filename, Number(r.rows)]),
+  );
   let total = 0;
   delivery.manifest.postings.forEach((file, i) => {
     const rows = counts.get(delivery.postingPaths[i]!) ?? 0;
-    if (rows !== file.rows) throw new DeliveryError(`${file.path} holds ${rows} postings but the manifest announces ${file.rows}: the delivery is incomplete`);
+    if (rows !== file.rows)
+      throw new DeliveryError(`${file.path} holds ${rows} postings but the manifest announces ${file.rows}: the delivery is incomplete`);
     total += rows;
   });
   const twice = await duck.all<{ source: string; board: string; source_posting_id: string; times: number }>(LOAD_Q.duplicates);
@@ -104,7 +130,9 @@ export async function merge(duck: Duck, workDir: string, progress: Progress): Pr
   const clusters = join(workDir, 'clusters.csv');
   await runScript(duck, MERGE.export_pairs, { pairs: edges, nodes });
   const result = await clusterFiles(nodes, edges, clusters);
-  progress.note(`${result.edges.toLocaleString('en-US')} pairs of copies, ${result.merged.toLocaleString('en-US')} postings joined another`);
+  progress.note(
+    `${result.edges.toLocaleString('en-US')} pairs of copies, ${result.merged.toLocaleString('en-US')} postings joined another`,
+  );
   await runScript(duck, MERGE.load_clusters, { file: clusters });
 }
 
@@ -112,7 +140,8 @@ export async function merge(duck: Duck, workDir: string, progress: Progress): Pr
 export async function identify(duck: Duck, previousDir: string | null, watermark: string): Promise<void> {
   if (previousDir) await runScript(duck, IDENTITY.previous_publication, { dir: previousDir });
   else await runScript(duck, IDENTITY.first_publication);
-  for (const name of ['clustered', 'claims', 'job_ids', 'redirects', 'withdrawn_jobs'] as const) await runScript(duck, IDENTITY[name], { watermark });
+  for (const name of ['clustered', 'claims', 'job_ids', 'redirects', 'withdrawn_jobs'] as const)
+    await runScript(duck, IDENTITY[name], { watermark });
 }
 
 /** How many parts the jobs are built in: a part per 400,000 postings keeps each in memory comfortably. */
@@ -148,7 +177,13 @@ export async function buildJobs(duck: Duck, watermark: string, stateTmp: string,
   }
 }
 
-export async function diff(duck: Duck, previousDir: string | null, snapshotTmp: string, publishedAt: string, lastSeq: number): Promise<void> {
+export async function diff(
+  duck: Duck,
+  previousDir: string | null,
+  snapshotTmp: string,
+  publishedAt: string,
+  lastSeq: number,
+): Promise<void> {
   if (previousDir) await runScript(duck, EVENTS.prev_jobs, { dir: previousDir });
   else await runScript(duck, EVENTS.prev_jobs_first, { file: jobsFile(snapshotTmp, 1, 1).replace(/jobs\.parquet$/, 'jobs*.parquet') });
   await runScript(duck, EVENTS.events, { published_at: publishedAt, last_seq: lastSeq });

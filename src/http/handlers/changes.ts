@@ -18,7 +18,8 @@ export function changesHandlers(ctx: AppContext) {
         const page = await ctx.feed.page(lease.value, request);
         // A publication that landed meanwhile makes this page's cursor one of an older snapshot:
         // the client retries and reads from the new one (spec 4.6 rule 4).
-        if (ctx.publications.catalog !== lease.value) throw new ApiError('service_unavailable', 'A new catalog was published during this request; retry it.');
+        if (ctx.publications.catalog !== lease.value)
+          throw new ApiError('service_unavailable', 'A new catalog was published during this request; retry it.');
         res.set('Server-Timing', `catalog;dur=${(performance.now() - started).toFixed(3)}`);
         await sendCharged(ctx, res, page.events, page.json);
       } finally {
@@ -37,7 +38,9 @@ export function readChangesRequest(query: Record<string, unknown>): ChangesReque
   const sinceText = text('since');
   const after = text('after');
   if ((sinceText === undefined) === (after === undefined)) {
-    throw invalidRequest('Send exactly one of since (first call: an RFC 3339 date-time) and after (the resume_cursor of the previous call).');
+    throw invalidRequest(
+      'Send exactly one of since (first call: an RFC 3339 date-time) and after (the resume_cursor of the previous call).',
+    );
   }
   let since: number | null = null;
   if (sinceText !== undefined) {

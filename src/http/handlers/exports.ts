@@ -27,7 +27,9 @@ export function exportHandlers(ctx: AppContext) {
         if (ticket) {
           await ctx.meter
             .settle(ticket, { status: error instanceof ApiError ? error.status : 500, records: 0 })
-            .catch((failure: unknown) => ctx.logger.error({ err: failure, request_id: requestIdOf(res) }, 'settling a refused export request failed'));
+            .catch((failure: unknown) =>
+              ctx.logger.error({ err: failure, request_id: requestIdOf(res) }, 'settling a refused export request failed'),
+            );
         }
         throw error;
       }
@@ -35,7 +37,10 @@ export function exportHandlers(ctx: AppContext) {
       // A replay creates nothing: its request is settled now, not charged (the first one's export charges once).
       if (replayed && ticket) await ctx.meter.settle(ticket, { status: 202, records: 0, void: true });
       markReplayed(res, replayed);
-      res.status(202).location(`/v1/jobs/exports/${record.export_id as string}`).json(record);
+      res
+        .status(202)
+        .location(`/v1/jobs/exports/${record.export_id as string}`)
+        .json(record);
     },
 
     list: async (_req: Request, res: Response): Promise<void> => {
@@ -71,7 +76,10 @@ export function exportHandlers(ctx: AppContext) {
       ]);
       if (part) headers.set('Content-Range', `bytes ${part.start}-${part.end}/${bytes}`);
       if (req.method === 'HEAD') {
-        res.status(part ? 206 : 200).setHeaders(headers).end();
+        res
+          .status(part ? 206 : 200)
+          .setHeaders(headers)
+          .end();
         return;
       }
       const body = await ctx.exports.files.read(file.key, part ?? undefined).catch((error: unknown) => {
@@ -100,10 +108,14 @@ function partOf(req: Request, bytes: number): ByteRange | null {
   const header = req.headers.range;
   if (header === undefined) return null;
   if (req.headers['if-range'] === undefined && req.range(bytes) === -1) {
-    throw new ApiError('range_not_satisfiable', `The Range header (${header.slice(0, 60)}) lies outside this file of ${bytes} bytes; ask for bytes from 0 to ${bytes - 1}.`, {
-      // Where a resumed download can start over.
-      headers: { 'Content-Range': `bytes */${bytes}` },
-    });
+    throw new ApiError(
+      'range_not_satisfiable',
+      `The Range header (${header.slice(0, 60)}) lies outside this file of ${bytes} bytes; ask for bytes from 0 to ${bytes - 1}.`,
+      {
+        // Where a resumed download can start over.
+        headers: { 'Content-Range': `bytes */${bytes}` },
+      },
+    );
   }
   if (!/^ *bytes=/.test(header) || req.headers['if-range']) return null;
   const ranges = req.range(bytes, { combine: true });
@@ -116,6 +128,9 @@ function partOf(req: Request, bytes: number): ByteRange | null {
  */
 function unreadable(ctx: AppContext, req: Request, key: string, stored: unknown): ApiError {
   const found = stored instanceof Error ? { err: stored } : { size: stored };
-  ctx.logger.error({ export_id: req.params.exportId, n: req.params.n, key, store: ctx.exports.files.location, ...found }, 'export file listed but unreadable in the store');
+  ctx.logger.error(
+    { export_id: req.params.exportId, n: req.params.n, key, store: ctx.exports.files.location, ...found },
+    'export file listed but unreadable in the store',
+  );
   return new ApiError('export_unavailable', 'This export file cannot be read on this server; retry shortly, or create the export again.');
 }

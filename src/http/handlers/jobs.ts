@@ -48,15 +48,27 @@ export function jobHandlers(ctx: AppContext, jobs: JobsService, companies: Compa
 
     count: async (req: Request, res: Response): Promise<void> => {
       const { group_by: groupBy, ...rest } = req.query as Record<string, unknown>;
-      if (groupBy !== undefined && !(GROUP_BY as readonly unknown[]).includes(groupBy)) throw new ApiError('invalid_request', `group_by must be one of ${GROUP_BY.join(', ')}.`);
+      if (groupBy !== undefined && !(GROUP_BY as readonly unknown[]).includes(groupBy))
+        throw new ApiError('invalid_request', `group_by must be one of ${GROUP_BY.join(', ')}.`);
       const filters: JobFilters = readFilters(rest, 'query');
-      const result = await pinned(res, async (s) => ({ ...(await jobs.count(s, filters, groupBy as GroupBy | undefined)), snapshot_watermark: s.watermark }));
-      await sendJson(ctx, res, { count: result.count, snapshot_watermark: result.snapshot_watermark, ...(result.groups ? { groups: result.groups } : {}) });
+      const result = await pinned(res, async (s) => ({
+        ...(await jobs.count(s, filters, groupBy as GroupBy | undefined)),
+        snapshot_watermark: s.watermark,
+      }));
+      await sendJson(ctx, res, {
+        count: result.count,
+        snapshot_watermark: result.snapshot_watermark,
+        ...(result.groups ? { groups: result.groups } : {}),
+      });
     },
 
     one: async (req: Request, res: Response): Promise<void> => {
       const input = req.query as Record<string, unknown>;
-      const options = readListOptions({ fields: input.fields, include: input.include, description_format: input.description_format }, { currentness: [] }, 'query');
+      const options = readListOptions(
+        { fields: input.fields, include: input.include, description_format: input.description_format },
+        { currentness: [] },
+        'query',
+      );
       const outcome = await pinned(res, (s) => jobs.one(s, registry(), String(req.params.jobId), options));
       if ('redirect' in outcome) {
         // The surviving job, with the same query string (spec 3.5).
@@ -71,7 +83,8 @@ export function jobHandlers(ctx: AppContext, jobs: JobsService, companies: Compa
     /** A company's jobs (spec 4.9): GET /v1/jobs with company_id set by the path, resolved in the registry. */
     companyJobs: async (req: Request, res: Response): Promise<void> => {
       const input = req.query as Record<string, unknown>;
-      if (input.company_id !== undefined) throw new ApiError('invalid_request', 'company_id is set by the path of this route; leave it out of the query.');
+      if (input.company_id !== undefined)
+        throw new ApiError('invalid_request', 'company_id is set by the path of this route; leave it out of the query.');
       const found = await companies.resolve(String(req.params.companyId));
       if ('redirect' in found) {
         // The current company's jobs, with the same query string.

@@ -67,20 +67,34 @@ export function usageHandlers(ctx: AppContext) {
           kind: 'usage',
           noun: 'usage',
           binding,
-          resend: 'cursor was made for other filters or another page size; send the same start, end, route_class, api_key_id and limit as for the first page.',
+          resend:
+            'cursor was made for other filters or another page size; send the same start, end, route_class, api_key_id and limit as for the first page.',
         });
         if (cursor.a !== account.account_id) throw invalidRequest('cursor belongs to another account.');
-        if (now.getTime() - cursor.cap > USAGE_CURSOR_MS) throw invalidRequest('cursor has expired: a usage cursor lives 60 minutes from the first page; start again without cursor.');
+        if (now.getTime() - cursor.cap > USAGE_CURSOR_MS)
+          throw invalidRequest('cursor has expired: a usage cursor lives 60 minutes from the first page; start again without cursor.');
         position = cursor;
       }
 
       const events = await ctx.ledger.events(
-        { accountId: account.account_id, start, end, routeClass, apiKeyId, highWater: position.hw, capturedAt: new Date(position.cap), before: position.at, exclude: requestIdOf(res) },
+        {
+          accountId: account.account_id,
+          start,
+          end,
+          routeClass,
+          apiKeyId,
+          highWater: position.hw,
+          capturedAt: new Date(position.cap),
+          before: position.at,
+          exclude: requestIdOf(res),
+        },
         limit + 1,
       );
       const page = events.slice(0, limit);
       const more = events.length > limit;
-      const next: UsageCursor | null = more ? { k: 'usage', a: account.account_id, b: binding, hw: position.hw, cap: position.cap, at: page[page.length - 1]!.seq } : null;
+      const next: UsageCursor | null = more
+        ? { k: 'usage', a: account.account_id, b: binding, hw: position.hw, cap: position.cap, at: page[page.length - 1]!.seq }
+        : null;
       await sendJson(ctx, res, { data: page.map(({ seq: _, ...event }) => event), next_cursor: next ? ctx.cursors.seal(next) : null });
     },
 
@@ -90,7 +104,11 @@ export function usageHandlers(ctx: AppContext) {
       const today = ctx.clock().toISOString().slice(0, 10);
       const day = (name: string, fallback: string) => {
         const text = single(query, name) ?? fallback;
-        if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`)) || new Date(`${text}T00:00:00Z`).toISOString().slice(0, 10) !== text) {
+        if (
+          !/^\d{4}-\d{2}-\d{2}$/.test(text) ||
+          Number.isNaN(Date.parse(`${text}T00:00:00Z`)) ||
+          new Date(`${text}T00:00:00Z`).toISOString().slice(0, 10) !== text
+        ) {
           throw invalidRequest(`${name} must be a date YYYY-MM-DD.`);
         }
         return text;
@@ -98,12 +116,19 @@ export function usageHandlers(ctx: AppContext) {
       const first = day('start', `${today.slice(0, 8)}01`);
       const last = day('end', today);
       if (last < first) throw invalidRequest('end must not be before start.');
-      if ((Date.parse(last) - Date.parse(first)) / 86_400_000 + 1 > MAX_DAYS) throw invalidRequest(`start to end may span at most ${MAX_DAYS} days.`);
+      if ((Date.parse(last) - Date.parse(first)) / 86_400_000 + 1 > MAX_DAYS)
+        throw invalidRequest(`start to end may span at most ${MAX_DAYS} days.`);
       const groupBy = (single(query, 'group_by') ?? null) as 'route_class' | 'api_key_id' | null;
-      if (groupBy !== null && groupBy !== 'route_class' && groupBy !== 'api_key_id') throw invalidRequest('group_by must be route_class or api_key_id.');
+      if (groupBy !== null && groupBy !== 'route_class' && groupBy !== 'api_key_id')
+        throw invalidRequest('group_by must be route_class or api_key_id.');
       const data = await ctx.ledger.daily(account.account_id, first, last, groupBy);
       const totals = data.reduce(
-        (t, r) => ({ requests: t.requests + r.requests, records: t.records + r.records, errors: t.errors + r.errors, overage_usd: t.overage_usd + r.overage_usd }),
+        (t, r) => ({
+          requests: t.requests + r.requests,
+          records: t.records + r.records,
+          errors: t.errors + r.errors,
+          overage_usd: t.overage_usd + r.overage_usd,
+        }),
         { requests: 0, records: 0, errors: 0, overage_usd: 0 },
       );
       totals.overage_usd = Math.round(totals.overage_usd * 1e6) / 1e6;

@@ -11,7 +11,8 @@ const count = (description: string): JsonSchema => ({ type: 'integer', minimum: 
 const LEVEL: JsonSchema = {
   type: 'string',
   enum: [...CONFIRMATION_LEVELS],
-  description: 'always: every search_jobs, get_job and count_jobs call first answers with its cost; paid_only (the default): only calls that would bill money (overage records, paid request units); never: no call asks.',
+  description:
+    'always: every search_jobs, get_job and count_jobs call first answers with its cost; paid_only (the default): only calls that would bill money (overage records, paid request units); never: no call asks.',
 };
 
 const getUsage: Tool = {
@@ -25,12 +26,32 @@ const getUsage: Tool = {
     {
       billing_model: { type: 'string', enum: ['records', 'requests'] },
       plan: { type: 'string' },
-      window: object({ limit: count('Requests per 60 seconds.'), used: count('Used in the current window.'), resets_at: { type: 'string', format: 'date-time' } }, ['limit', 'used', 'resets_at']),
+      window: object(
+        {
+          limit: count('Requests per 60 seconds.'),
+          used: count('Used in the current window.'),
+          resets_at: { type: 'string', format: 'date-time' },
+        },
+        ['limit', 'used', 'resets_at'],
+      ),
       requests: object(
-        { used: count('Requests used this month (records model) or free request units used today by this key (requests model).'), remaining: count('Requests left, with the unused requests carried over from the last 12 months (records model), or free units left today.') },
+        {
+          used: count('Requests used this month (records model) or free request units used today by this key (requests model).'),
+          remaining: count(
+            'Requests left, with the unused requests carried over from the last 12 months (records model), or free units left today.',
+          ),
+        },
         ['used', 'remaining'],
       ),
-      records: object({ used: count('Records charged this month.'), limit: count("The plan's monthly records."), reserved: count('Records set aside for exports still running.'), resets_at: { type: 'string', format: 'date-time' } }, ['used', 'limit', 'reserved', 'resets_at']),
+      records: object(
+        {
+          used: count('Records charged this month.'),
+          limit: count("The plan's monthly records."),
+          reserved: count('Records set aside for exports still running.'),
+          resets_at: { type: 'string', format: 'date-time' },
+        },
+        ['used', 'limit', 'reserved', 'resets_at'],
+      ),
       prepaid_usd: { type: 'number', minimum: 0, description: 'Prepaid balance of the requests model.' },
       overage: componentSchema('OverageStatus'),
       confirmation_level: LEVEL,
@@ -40,14 +61,26 @@ const getUsage: Tool = {
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (_args, { ctx, caller, session }) => {
     const { account } = caller;
-    const { standing: s } = await ctx.meter.peek(caller, { method: 'MCP', route: 'mcp/get_usage', routeClass: 'usage', windowed: false, counted: false });
-    const records = s.model === 'records' ? { records: { used: s.recordsUsed, limit: s.recordsLimit, reserved: s.recordsReserved, resets_at: s.monthEnd.toISOString() } } : {};
+    const { standing: s } = await ctx.meter.peek(caller, {
+      method: 'MCP',
+      route: 'mcp/get_usage',
+      routeClass: 'usage',
+      windowed: false,
+      counted: false,
+    });
+    const records =
+      s.model === 'records'
+        ? { records: { used: s.recordsUsed, limit: s.recordsLimit, reserved: s.recordsReserved, resets_at: s.monthEnd.toISOString() } }
+        : {};
     const prepaid = s.model === 'requests' ? { prepaid_usd: Number(account.prepaid_micros) / 1e6 } : {};
     return {
       billing_model: s.model,
       plan: PLANS[account.plan].id,
       window: { limit: s.windowLimit, used: Math.min(s.windowUsed, s.windowLimit), resets_at: s.windowReset.toISOString() },
-      requests: s.model === 'records' ? { used: s.requestsUsed, remaining: s.requestsLeft } : { used: Math.max(0, DAILY_FREE_UNITS - s.requestsLeft), remaining: s.requestsLeft },
+      requests:
+        s.model === 'records'
+          ? { used: s.requestsUsed, remaining: s.requestsLeft }
+          : { used: Math.max(0, DAILY_FREE_UNITS - s.requestsLeft), remaining: s.requestsLeft },
       ...records,
       ...prepaid,
       overage: await overageStatus(ctx.store, account, ctx.clock()),
@@ -65,14 +98,16 @@ const setOverageTool: Tool = {
   inputSchema: componentSchema('OverageRequest'),
   outputSchema: componentSchema('OverageStatus'),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: async (args, { ctx, caller }) =>
-    ({ ...(await setOverage(ctx.store, caller.account.account_id, args, { now: ctx.clock(), upgradeUrl: ctx.config.upgradeUrl })).status }),
+  run: async (args, { ctx, caller }) => ({
+    ...(await setOverage(ctx.store, caller.account.account_id, args, { now: ctx.clock(), upgradeUrl: ctx.config.upgradeUrl })).status,
+  }),
 };
 
 const setConfirmationLevel: Tool = {
   name: 'set_confirmation_level',
   title: 'Set when to confirm spending',
-  description: 'Sets, for this session, which calls of search_jobs, get_job and count_jobs first answer with their cost and run only when called again with confirm: true. Uses no requests.',
+  description:
+    'Sets, for this session, which calls of search_jobs, get_job and count_jobs first answer with their cost and run only when called again with confirm: true. Uses no requests.',
   inputSchema: object({ level: LEVEL }, ['level']),
   outputSchema: object({ level: LEVEL, message: { type: 'string' } }, ['level', 'message']),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

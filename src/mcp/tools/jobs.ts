@@ -20,10 +20,12 @@ export const FILE_JOBS = 5000;
 const FILE_STEP = 250;
 
 /** Runs `work` on the latest jobs snapshot, pinned until it ends (Publications.onCatalog). */
-const onCatalog = <T>(ctx: AppContext, work: (s: JobsSnapshot) => Promise<T>): Promise<T> => ctx.publications.onCatalog((s) => work(s as JobsSnapshot));
+const onCatalog = <T>(ctx: AppContext, work: (s: JobsSnapshot) => Promise<T>): Promise<T> =>
+  ctx.publications.onCatalog((s) => work(s as JobsSnapshot));
 
 const LIST_OPTIONS = ['limit', 'cursor', 'sort', 'fields', 'include', 'save_to_file', 'confirm', 'group_by'];
-const filtersOf = (args: Record<string, unknown>): JobFilters => readFilters(Object.fromEntries(Object.entries(args).filter(([k]) => !LIST_OPTIONS.includes(k))), 'body');
+const filtersOf = (args: Record<string, unknown>): JobFilters =>
+  readFilters(Object.fromEntries(Object.entries(args).filter(([k]) => !LIST_OPTIONS.includes(k))), 'body');
 
 /** The job filters of the filter table, with their schemas read once from openapi.yaml, for the tools' inputs and list_fields. */
 const FILTERS = filterProperties(FILTER_INPUTS);
@@ -43,11 +45,24 @@ const searchJobs: Tool = {
     'One call is one API request however many jobs it returns; each job counts one record. Call list_fields for what each filter means.',
   inputSchema: object({
     ...FILTERS,
-    limit: { type: 'integer', minimum: PAGE.min, maximum: PAGE.max, default: PAGE.default, description: `Jobs per page, ${PAGE.min}-${PAGE.max}.` },
-    cursor: { ...componentSchema('Cursor'), description: 'The next_cursor of the previous page, with the same filters, fields, include, sort and limit.' },
+    limit: {
+      type: 'integer',
+      minimum: PAGE.min,
+      maximum: PAGE.max,
+      default: PAGE.default,
+      description: `Jobs per page, ${PAGE.min}-${PAGE.max}.`,
+    },
+    cursor: {
+      ...componentSchema('Cursor'),
+      description: 'The next_cursor of the previous page, with the same filters, fields, include, sort and limit.',
+    },
     sort: { ...componentSchema('JobSort'), description: parameterDescription('sort') },
     ...SHAPE,
-    save_to_file: { type: 'boolean', default: false, description: `Write up to ${FILE_JOBS} matching jobs, in listing order, to a session file (read it with read_file) instead of returning a page. Not with cursor.` },
+    save_to_file: {
+      type: 'boolean',
+      default: false,
+      description: `Write up to ${FILE_JOBS} matching jobs, in listing order, to a session file (read it with read_file) instead of returning a page. Not with cursor.`,
+    },
     confirm: CONFIRM,
   }),
   outputSchema: spendingOutput({
@@ -71,7 +86,11 @@ const searchJobs: Tool = {
     const save = args.save_to_file === true;
     if (save && args.cursor !== undefined) throw invalidRequest('save_to_file starts from the first matching job: leave cursor out.');
     const limit = (args.limit as number | undefined) ?? PAGE.default;
-    const options = readListOptions({ fields: args.fields, include: args.include, sort: args.sort, cursor: args.cursor, limit: save ? FILE_STEP : limit }, filters, 'body');
+    const options = readListOptions(
+      { fields: args.fields, include: args.include, sort: args.sort, cursor: args.cursor, limit: save ? FILE_STEP : limit },
+      filters,
+      'body',
+    );
     const bound = save ? FILE_JOBS : limit;
     const spending = {
       tool: 'search_jobs',
@@ -87,7 +106,11 @@ const searchJobs: Tool = {
 async function page(call: ToolCall, filters: JobFilters, options: ListOptions): Promise<Spent> {
   const { ctx } = call;
   const body = await onCatalog(ctx, (s) => ctx.jobs.list(s, ctx.publications.registry, 'MCP search_jobs', filters, options));
-  const { data, next_cursor, snapshot_watermark } = JSON.parse(body.json) as { data: unknown[]; next_cursor: string | null; snapshot_watermark: string };
+  const { data, next_cursor, snapshot_watermark } = JSON.parse(body.json) as {
+    data: unknown[];
+    next_cursor: string | null;
+    snapshot_watermark: string;
+  };
   return { records: body.records, output: { jobs: data, next_cursor, snapshot_watermark } };
 }
 
@@ -98,12 +121,18 @@ async function saveToFile(call: ToolCall, filters: JobFilters, options: ListOpti
     const { docs } = await ctx.jobs.select(s, filters, options.sort, null, FILE_JOBS);
     const file = await session.createFile(s.watermark);
     try {
-      for (let i = 0; i < docs.length; i += FILE_STEP) await file.append(await ctx.jobs.render(s, ctx.publications.registry, docs.slice(i, i + FILE_STEP), options));
+      for (let i = 0; i < docs.length; i += FILE_STEP)
+        await file.append(await ctx.jobs.render(s, ctx.publications.registry, docs.slice(i, i + FILE_STEP), options));
     } catch (error) {
       await file.drop();
       throw error;
     }
-    return { records: docs.length, output: { jobs: [], snapshot_watermark: s.watermark }, keep: async () => ({ file: await file.keep() }), drop: () => file.drop() };
+    return {
+      records: docs.length,
+      output: { jobs: [], snapshot_watermark: s.watermark },
+      keep: async () => ({ file: await file.keep() }),
+      drop: () => file.drop(),
+    };
   });
 }
 
@@ -130,7 +159,13 @@ const getJob: Tool = {
   run: async (args, call) => {
     const options = readListOptions({ fields: args.fields, include: args.include }, { currentness: [] }, 'body');
     const asked = args.job_id as string;
-    const spending = { tool: 'get_job', routeClass: 'jobs_get' as const, bound: 1, refine: () => Promise.resolve(1), confirmed: args.confirm === true };
+    const spending = {
+      tool: 'get_job',
+      routeClass: 'jobs_get' as const,
+      bound: 1,
+      refine: () => Promise.resolve(1),
+      confirmed: args.confirm === true,
+    };
     return spend(call, spending, () =>
       onCatalog(call.ctx, async (s) => {
         const registry = call.ctx.publications.registry;
@@ -139,7 +174,10 @@ const getJob: Tool = {
         if ('redirect' in found) found = await call.ctx.jobs.one(s, registry, found.redirect, options);
         if ('redirect' in found) throw new Error(`job ${asked} redirects more than once`);
         const { data } = JSON.parse(found.json) as { data: { job_id: string } };
-        return { records: 1, output: { job: data, ...(data.job_id !== asked ? { merged_from: asked } : {}), snapshot_watermark: s.watermark } };
+        return {
+          records: 1,
+          output: { job: data, ...(data.job_id !== asked ? { merged_from: asked } : {}), snapshot_watermark: s.watermark },
+        };
       }),
     );
   },
@@ -153,7 +191,11 @@ const countJobs: Tool = {
     'One call is one API request; it returns no records.',
   inputSchema: object({
     ...FILTERS,
-    group_by: { type: 'string', enum: [...GROUP_BY], description: 'Also count the matching jobs per value of this field (the 25 largest groups).' },
+    group_by: {
+      type: 'string',
+      enum: [...GROUP_BY],
+      description: 'Also count the matching jobs per value of this field (the 25 largest groups).',
+    },
     confirm: CONFIRM,
   }),
   outputSchema: spendingOutput({
@@ -164,11 +206,20 @@ const countJobs: Tool = {
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (args, call) => {
     const filters = filtersOf(args);
-    const spending = { tool: 'count_jobs', routeClass: 'jobs_count' as const, bound: 0, refine: () => Promise.resolve(0), confirmed: args.confirm === true };
+    const spending = {
+      tool: 'count_jobs',
+      routeClass: 'jobs_count' as const,
+      bound: 0,
+      refine: () => Promise.resolve(0),
+      confirmed: args.confirm === true,
+    };
     return spend(call, spending, () =>
       onCatalog(call.ctx, async (s) => {
         const result = await call.ctx.jobs.count(s, filters, args.group_by as GroupBy | undefined);
-        return { records: 0, output: { count: result.count, ...(result.groups ? { groups: result.groups } : {}), snapshot_watermark: s.watermark } };
+        return {
+          records: 0,
+          output: { count: result.count, ...(result.groups ? { groups: result.groups } : {}), snapshot_watermark: s.watermark },
+        };
       }),
     );
   },
@@ -181,7 +232,14 @@ const listFields: Tool = {
   inputSchema: object({}),
   outputSchema: object(
     {
-      filters: { type: 'array', items: object({ name: { type: 'string' }, description: { type: 'string' }, schema: { type: 'object' } }, ['name', 'description', 'schema']) },
+      filters: {
+        type: 'array',
+        items: object({ name: { type: 'string' }, description: { type: 'string' }, schema: { type: 'object' } }, [
+          'name',
+          'description',
+          'schema',
+        ]),
+      },
       fields: { type: 'array', items: object({ name: { type: 'string' }, description: { type: 'string' } }, ['name', 'description']) },
       group_by: { type: 'array', items: { type: 'string' } },
     },

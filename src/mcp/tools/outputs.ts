@@ -31,7 +31,11 @@ const CHARGED: JsonSchema = object(
 export function spendingOutput(properties: Record<string, JsonSchema>): JsonSchema {
   return object(
     {
-      status: { type: 'string', enum: ['done', 'confirmation_required'], description: 'confirmation_required: nothing was run or spent; call again with confirm: true.' },
+      status: {
+        type: 'string',
+        enum: ['done', 'confirmation_required'],
+        description: 'confirmation_required: nothing was run or spent; call again with confirm: true.',
+      },
       cost: COST,
       message: { type: 'string' },
       charged: CHARGED,
@@ -44,7 +48,8 @@ export function spendingOutput(properties: Record<string, JsonSchema>): JsonSche
 export const CONFIRM: JsonSchema = {
   type: 'boolean',
   default: false,
-  description: 'Run even though the confirmation level asks to confirm the cost first (see set_confirmation_level). Send it after reading the cost.',
+  description:
+    'Run even though the confirmation level asks to confirm the cost first (see set_confirmation_level). Send it after reading the cost.',
 };
 
 let job: JsonSchema | undefined;

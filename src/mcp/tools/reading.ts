@@ -10,12 +10,24 @@ import { PAGE } from './jobs.js';
 export const readFileTool: Tool = {
   name: 'read_file',
   title: 'Read a saved file',
-  description: 'Pages through a file that search_jobs wrote with save_to_file in this session: jobs offset to offset + limit (1-25, default 10). Uses no requests: the jobs were charged when saved.',
+  description:
+    'Pages through a file that search_jobs wrote with save_to_file in this session: jobs offset to offset + limit (1-25, default 10). Uses no requests: the jobs were charged when saved.',
   inputSchema: object(
     {
       file_id: { type: 'string', minLength: 1, maxLength: 100, description: 'The file_id search_jobs returned.' },
-      offset: { type: 'integer', minimum: 0, default: 0, description: 'How many jobs of the file to skip: 0 for the first page, then next_offset.' },
-      limit: { type: 'integer', minimum: PAGE.min, maximum: PAGE.max, default: PAGE.default, description: `Jobs to return, ${PAGE.min}-${PAGE.max}.` },
+      offset: {
+        type: 'integer',
+        minimum: 0,
+        default: 0,
+        description: 'How many jobs of the file to skip: 0 for the first page, then next_offset.',
+      },
+      limit: {
+        type: 'integer',
+        minimum: PAGE.min,
+        maximum: PAGE.max,
+        default: PAGE.default,
+        description: `Jobs to return, ${PAGE.min}-${PAGE.max}.`,
+      },
     },
     ['file_id'],
   ),
@@ -59,10 +71,16 @@ const docs = () =>
 export const searchDocsTool: Tool = {
   name: 'search_docs',
   title: 'Search the documentation',
-  description: "Searches this service's documentation (the guides in docs/ and the API reference's descriptions) and returns the best passages, best first. Uses no requests.",
+  description:
+    "Searches this service's documentation (the guides in docs/ and the API reference's descriptions) and returns the best passages, best first. Uses no requests.",
   inputSchema: object(
     {
-      query: { type: 'string', minLength: 1, maxLength: 200, description: 'Words to look for, e.g. "carry over monthly requests" or "title_advanced syntax".' },
+      query: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 200,
+        description: 'Words to look for, e.g. "carry over monthly requests" or "title_advanced syntax".',
+      },
       limit: { type: 'integer', minimum: 1, maximum: 10, default: 5, description: 'Passages to return, 1-10.' },
     },
     ['query'],
@@ -72,7 +90,12 @@ export const searchDocsTool: Tool = {
       results: {
         type: 'array',
         items: object(
-          { source: { type: 'string', description: 'The file it comes from.' }, title: { type: 'string' }, text: { type: 'string' }, score: { type: 'number' } },
+          {
+            source: { type: 'string', description: 'The file it comes from.' },
+            title: { type: 'string' },
+            text: { type: 'string' },
+            score: { type: 'number' },
+          },
           ['source', 'title', 'text', 'score'],
         ),
       },

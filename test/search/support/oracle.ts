@@ -102,6 +102,7 @@ export function random(seed: number): { next(): number; int(n: number): number; 
 }
 
 /** Strings built from pieces that exercise the parser: words, accents, numbers, punctuation, hosts, tags. */
+// prettier-ignore
 export const PIECES = [
   'a', 'the', 'running', 'Café', 'naïve', 'ÉCOLE', 'Straße', 'İstanbul', 'ΣΟΦΙΑ', 'résumé', '1', '42', '-', '+', '.', '/', '@',
   ':', '_', '&', ';', '<', '>', "'", '"', '\\', '=', '#', '~', '%', '?', ' ', '\n', '\t', 'e-mail', 'Mid-Market', '401(k)', '$85,000',
@@ -132,6 +133,7 @@ export function tsvectorText(doc: ReadonlyMap<string, readonly number[]>): strin
 }
 
 /** Strings where PostgreSQL's parser does something particular. */
+// prettier-ignore
 export const TRICKY = [
   'Mid-Market Account Executive', '401(k) match', '$85,000 - $95,000 a year', '24/7 support', '0-1 years', '3.5 GPA',
   'C++ and C# on .NET', 'jobs@acme.com', 'https://careers.acme.com/jobs/123?ref=x', 'www.acme.com', '• Health • Dental',

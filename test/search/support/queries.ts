@@ -21,6 +21,7 @@ export interface GeneratedQuery {
 }
 
 const STOP = ['the', 'of', 'and', 'or', 'not', 'a', 'to', 'with', 'is', 'on', 'it', 'so', 'very', 'once', 'The', 'OF'];
+// prettier-ignore
 const TRICKY = [
   'e-mail', 'Mid-Market', 'state-of-the-art', "don't", "O'Reilly", 'C++', 'C#', '.NET', '$85,000', '24/7', '0-1', '3.5', 'COVID-19',
   'K-12', 'Wi-Fi', 'jobs@acme.com', 'www.example.org', 'https://x.com/a?b=1', 'Café', 'naïve', 'résumé', 'Medical-Surgical', 'co-op',
@@ -31,7 +32,12 @@ const DELIMITERS = /[()&|!"\s]/g;
 
 /** Words of documents, cleaned of the characters our syntax treats as operators. */
 export function vocabulary(docs: string[]): string[][] {
-  return docs.map((d) => d.split(/\s+/).map((w) => w.replace(DELIMITERS, '')).filter((w) => w && w !== ':*' && !/^(AND|OR|NOT)$/.test(w)));
+  return docs.map((d) =>
+    d
+      .split(/\s+/)
+      .map((w) => w.replace(DELIMITERS, ''))
+      .filter((w) => w && w !== ':*' && !/^(AND|OR|NOT)$/.test(w)),
+  );
 }
 
 export function generateQueries(docs: string[], count: number, seed: number, phrases: boolean): GeneratedQuery[] {

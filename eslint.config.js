@@ -1,5 +1,5 @@
 // Lint rules: the recommended sets of ESLint and typescript-eslint, type-aware; eslint-config-prettier
-// turns off what Prettier decides (layout), and a limit keeps lines a reader can hold.
+// turns off what Prettier decides (layout), and two limits keep lines and functions a reader can hold.
 import js from '@eslint/js';
 import stylistic from '@stylistic/eslint-plugin';
 import prettier from 'eslint-config-prettier';
@@ -35,8 +35,11 @@ export default tseslint.config(
         'error',
         { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true },
       ],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
     },
   },
+  // A test file's describe() holds its cases: its length is the list of behaviours, not one function to read.
+  { files: ['test/**'], rules: { 'max-lines-per-function': 'off' } },
   { files: REFERENCE_DATA, rules: { '@stylistic/max-len': 'off' } },
   { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },
 );

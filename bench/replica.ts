@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from './cli.js';
 import { startS3 } from '../test/support/s3.js';
+import type { ObjectStore } from '../src/storage/object-store.js';
 
 const { values } = parseArgs({ options: { jobs: { type: 'string', default: '20000' }, seed: { type: 'string', default: '1' } } });
 const jobs = Number(values.jobs);
@@ -34,6 +35,48 @@ function cli(args: string[], env: Record<string, string>): Promise<Record<string
 }
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/**
+ * A serving replica reading publications from the object store. Its stdout: the JSON log, and the line
+ * saying where it listens; the open's own time (open_ms: tables, documents, indexes, without the
+ * download) is read from the log, per publication opened.
+ */
+function startReplica(run: string, objectStore: string, env: Record<string, string>) {
+  const args = ['serve', '--json', '--port', '0', '--log-level', 'info', '--progress-log-ms', '0', '--catalog-poll-ms', '50'];
+  const dirs = ['--data-dir', join(run, 'replica', 'data'), '--snapshots-dir', join(run, 'replica', 'snapshots')];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args, ...dirs, '--object-store', objectStore], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const opened: number[] = [];
+  const url = new Promise<string>((done) => {
+    let buffered = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop()!;
+      for (const line of lines) {
+        if (!line.startsWith('{')) continue;
+        const entry = JSON.parse(line) as { url?: string; msg?: string; open_ms?: number };
+        if (entry.url) done(entry.url);
+        if (entry.msg === 'catalog snapshot opened for serving') opened.push(entry.open_ms!);
+      }
+    });
+  });
+  return { child, url, opened };
+}
+
+/** Milliseconds from the moment catalog/LATEST stops naming `before` to the replica serving what it names. */
+async function timeFlip(store: ObjectStore, before: string, serving: () => Promise<string | null>): Promise<number> {
+  let flipped: number | null = null;
+  for (;;) {
+    const latest = (await store.get('catalog/LATEST'))?.toString().trim();
+    if (flipped === null && latest !== before && latest !== undefined) flipped = performance.now();
+    if (flipped !== null && (await serving()) === latest) return performance.now() - flipped;
+    await sleep(50);
+  }
+}
 
 async function main(): Promise<void> {
   const cache = join(ROOT, 'bench', '.cache');
@@ -70,48 +113,10 @@ async function main(): Promise<void> {
     const { user, system } = process.cpuUsage(storeCpu);
 
     const started = performance.now();
-    replica = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli/main.ts',
-        'serve',
-        '--json',
-        '--port',
-        '0',
-        '--log-level',
-        'info',
-        '--progress-log-ms',
-        '0',
-        '--catalog-poll-ms',
-        '50',
-        '--data-dir',
-        join(run, 'replica', 'data'),
-        '--snapshots-dir',
-        join(run, 'replica', 'snapshots'),
-        '--object-store',
-        objectStore,
-      ],
-      { cwd: ROOT, env: { ...process.env, ...s3.env }, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    // Its stdout: the JSON log, and the line saying where it listens. The open's own time (open_ms:
-    // tables, documents, indexes, without the download) is read from the log.
-    const opened: number[] = [];
-    const url = await new Promise<string>((done) => {
-      let buffered = '';
-      replica!.stdout!.on('data', (chunk: Buffer) => {
-        buffered += chunk.toString();
-        const lines = buffered.split('\n');
-        buffered = lines.pop()!;
-        for (const line of lines) {
-          if (!line.startsWith('{')) continue;
-          const entry = JSON.parse(line) as { url?: string; msg?: string; open_ms?: number };
-          if (entry.url) done(entry.url);
-          if (entry.msg === 'catalog snapshot opened for serving') opened.push(entry.open_ms!);
-        }
-      });
-    });
+    const replicaRun = startReplica(run, objectStore, s3.env);
+    replica = replicaRun.child;
+    const { opened } = replicaRun;
+    const url = await replicaRun.url;
     const serving = async () =>
       ((await (await fetch(`${url}/healthz`)).json()) as { catalog: { watermark: string | null } }).catalog.watermark;
     while ((await serving()) !== day1.watermark) await sleep(50);
@@ -123,17 +128,7 @@ async function main(): Promise<void> {
       peak_rss_gib: number;
       watermark: string;
     }>;
-    let flipped: number | null = null;
-    let switched: number | null = null;
-    for (let done = false; !done; await sleep(50)) {
-      const latest = (await store.get('catalog/LATEST'))?.toString().trim();
-      const now = performance.now();
-      if (flipped === null && latest !== day1.watermark && latest !== undefined) flipped = now;
-      if (flipped !== null && (await serving()) === latest) {
-        switched = performance.now();
-        done = true;
-      }
-    }
+    const flip = await timeFlip(store, day1.watermark, serving);
     const day2 = await publishing;
     const objects = await store.list('');
     const result = {
@@ -146,7 +141,7 @@ async function main(): Promise<void> {
       },
       publish_day2: { duration_s: day2.duration_s, peak_rss_gib: day2.peak_rss_gib },
       replica_cold_start_s: Number(coldStart.toFixed(1)),
-      replica_flip_to_serving_s: Number(((switched! - flipped!) / 1000).toFixed(1)),
+      replica_flip_to_serving_s: Number((flip / 1000).toFixed(1)),
       /** Of which the open (tables, documents, indexes read), per publication opened; the rest is the download and the feed. */
       replica_open_s: opened.map((ms) => Number((ms / 1000).toFixed(1))),
       store: { objects: objects.length, gib: Number((objects.reduce((n, o) => n + o.size, 0) / 2 ** 30).toFixed(2)) },

@@ -68,20 +68,16 @@ export async function sampleCatalog(snapshotDir: string): Promise<CatalogSample>
   }
 }
 
-export function scenarios(service: BenchService, sample: CatalogSample | null, feedStarts: string[] = []): Scenario[] {
-  const auth = { authorization: `Bearer ${service.key}` };
-  const get = (path: string, peer?: PeerQuery) => ({
-    request: { url: `${service.url}${path}`, method: 'GET' as const, headers: auth },
-    peer,
-  });
-  const base: Scenario[] = [
-    { name: 'health (no key)', requests: [{ request: { url: `${service.url}/healthz`, method: 'GET' } }] },
+/** What every request pays before the catalog: no key, and a key with validation and a store transaction. */
+function keyScenarios(url: string, auth: { authorization: string }): Scenario[] {
+  return [
+    { name: 'health (no key)', requests: [{ request: { url: `${url}/healthz`, method: 'GET' } }] },
     {
       name: 'overage PUT (key + validation + store transaction)',
       requests: [
         {
           request: {
-            url: `${service.url}/v1/account/overage`,
+            url: `${url}/v1/account/overage`,
             method: 'PUT',
             headers: { ...auth, 'content-type': 'application/json' },
             body: JSON.stringify({ enabled: true, monthlyLimitUsd: 250 }),
@@ -90,6 +86,15 @@ export function scenarios(service: BenchService, sample: CatalogSample | null, f
       ],
     },
   ];
+}
+
+export function scenarios(service: BenchService, sample: CatalogSample | null, feedStarts: string[] = []): Scenario[] {
+  const auth = { authorization: `Bearer ${service.key}` };
+  const get = (path: string, peer?: PeerQuery) => ({
+    request: { url: `${service.url}${path}`, method: 'GET' as const, headers: auth },
+    peer,
+  });
+  const base = keyScenarios(service.url, auth);
   if (!sample) return base;
   const rnd = random(20261122);
   const pick = <T>(list: T[]) => list[Math.floor(rnd() * list.length)]!;

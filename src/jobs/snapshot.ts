@@ -102,32 +102,12 @@ export function jobsSnapshotOpener(
     const indexes = buildIndexes(fill(SQL.texts, holes), folder, manifest.counts.jobs, (step) => progress.set('indexes', step));
     indexes.catch(() => undefined); // awaited below; a failure is reported there
 
-    await engine.withConnection(async (c) => {
-      for (const statement of MACROS) await c.run(statement);
-      for (const [done, name] of TABLES.entries()) {
-        progress.set('tables', { step: `creating the serving tables (${name})`, done, total: TABLES.length, unit: 'tables' });
-        await c.run(fill(SQL[name], holes));
-      }
-      await c.run(`DROP TABLE ${prefix}masks`);
-    });
+    await createServingTables(engine, holes, prefix, progress);
     progress.set('tables', { step: 'reading the job ids' });
     const { docOfOrd, ordOfDoc, idRank, docOfIdRank, jobIds, docById } = await engine.withConnection((c) => readIdentity(c, prefix));
     const codes = await engine.withConnection((c) => readCodes(c, prefix));
 
-    progress.set('tables', { step: 'writing or reading the job documents (documents.jsonl)' });
-    const documents = await lineFile(
-      engine,
-      join(folder, 'documents.jsonl'),
-      fill(SQL.documents, { ...holes, out: '{out}' }),
-      jobIds.length,
-    );
-    progress.set('tables', { step: 'writing or reading the source data (source-data.jsonl)' });
-    const sourceData = await lineFile(
-      engine,
-      join(folder, 'source-data.jsonl'),
-      fill(SQL.source_data, { ...holes, out: '{out}' }),
-      jobIds.length,
-    );
+    const { documents, sourceData } = await openLineFiles(engine, folder, holes, jobIds.length, progress);
 
     progress.done('tables');
     const { title, description, fromCache, writeError } = await indexes;
@@ -137,23 +117,13 @@ export function jobsSnapshotOpener(
         'the text indexes could not be kept in the serving cache; the next open builds them again',
       );
 
-    const memory = process.memoryUsage();
-    const [[duckdbBytes]] = (await engine.rows('SELECT sum(memory_usage_bytes)::DOUBLE FROM duckdb_memory()')) as [[number]];
-    const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
-    logger.info(
-      {
-        watermark,
-        jobs: jobIds.length,
-        open_ms: Math.round(performance.now() - started),
-        indexes: fromCache ? 'read from the serving cache' : 'built',
-        index_mib: mib(title.bytes + description.bytes),
-        rss_mib: mib(memory.rss),
-        heap_mib: mib(memory.heapUsed),
-        array_buffers_mib: mib(memory.arrayBuffers),
-        duckdb_mib: mib(duckdbBytes),
-      },
-      'catalog snapshot opened for serving',
-    );
+    await logOpened(engine, logger, {
+      watermark,
+      jobs: jobIds.length,
+      open_ms: Math.round(performance.now() - started),
+      indexes: fromCache ? 'read from the serving cache' : 'built',
+      index_bytes: title.bytes + description.bytes,
+    });
     const snapshot: JobsSnapshot = {
       watermark,
       dir,
@@ -176,16 +146,68 @@ export function jobsSnapshotOpener(
         live.delete(watermark);
         await documents.handle.close();
         await sourceData.handle.close();
-        await engine.withConnection(async (c) => {
-          for (const table of [...TABLES].reverse())
-            await c.run(`DROP ${table === 'numbered' ? 'VIEW' : 'TABLE'} IF EXISTS ${prefix}${table}`);
-        });
+        await dropServingTables(engine, prefix);
       },
     };
     return snapshot;
   };
   return (dir, watermark) =>
     withProgress(`opening catalog snapshot ${watermark}`, logger, progressOptions, (progress) => open(dir, watermark, progress));
+}
+
+/** The job documents and the source data, one line per job: written into `folder` unless there already. */
+async function openLineFiles(engine: QueryEngine, folder: string, holes: Record<string, string>, jobs: number, progress: OpenProgress) {
+  progress.set('tables', { step: 'writing or reading the job documents (documents.jsonl)' });
+  const documents = await lineFile(engine, join(folder, 'documents.jsonl'), fill(SQL.documents, { ...holes, out: '{out}' }), jobs);
+  progress.set('tables', { step: 'writing or reading the source data (source-data.jsonl)' });
+  const sourceData = await lineFile(engine, join(folder, 'source-data.jsonl'), fill(SQL.source_data, { ...holes, out: '{out}' }), jobs);
+  return { documents, sourceData };
+}
+
+/** The snapshot's serving tables, named with `prefix`, created one by one with their progress. */
+async function createServingTables(
+  engine: QueryEngine,
+  holes: Record<string, string>,
+  prefix: string,
+  progress: OpenProgress,
+): Promise<void> {
+  await engine.withConnection(async (c) => {
+    for (const statement of MACROS) await c.run(statement);
+    for (const [done, name] of TABLES.entries()) {
+      progress.set('tables', { step: `creating the serving tables (${name})`, done, total: TABLES.length, unit: 'tables' });
+      await c.run(fill(SQL[name], holes));
+    }
+    await c.run(`DROP TABLE ${prefix}masks`);
+  });
+}
+
+async function dropServingTables(engine: QueryEngine, prefix: string): Promise<void> {
+  await engine.withConnection(async (c) => {
+    for (const table of [...TABLES].reverse()) await c.run(`DROP ${table === 'numbered' ? 'VIEW' : 'TABLE'} IF EXISTS ${prefix}${table}`);
+  });
+}
+
+/** Logs an opened snapshot with what the process and DuckDB hold then, in MiB. */
+async function logOpened(
+  engine: QueryEngine,
+  logger: Logger,
+  opened: { watermark: string; jobs: number; open_ms: number; indexes: string; index_bytes: number },
+): Promise<void> {
+  const { index_bytes: indexBytes, ...fields } = opened;
+  const memory = process.memoryUsage();
+  const [[duckdbBytes]] = (await engine.rows('SELECT sum(memory_usage_bytes)::DOUBLE FROM duckdb_memory()')) as [[number]];
+  const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
+  logger.info(
+    {
+      ...fields,
+      index_mib: mib(indexBytes),
+      rss_mib: mib(memory.rss),
+      heap_mib: mib(memory.heapUsed),
+      array_buffers_mib: mib(memory.arrayBuffers),
+      duckdb_mib: mib(duckdbBytes),
+    },
+    'catalog snapshot opened for serving',
+  );
 }
 
 /**

@@ -75,6 +75,28 @@ function busy(holder: { pid: number }, dataDir: string): PublishError {
   return new PublishError(`another publication (pid ${holder.pid}) is running on ${dataDir}; wait for it to finish`);
 }
 
+/** One publication under way: what its stages share. */
+interface Run {
+  options: PublishOptions;
+  progress: Progress;
+  delivery: Awaited<ReturnType<typeof readDelivery>>;
+  watermark: string;
+  /** The latest publication when this one started (null: the first). */
+  latest: string | null;
+  workDir: string;
+  stores: ReturnType<typeof openStores>;
+  mirror: PublicationMirror;
+  uploads: Uploads;
+}
+
+/** What the catalog build leaves for the serving files and the commit. */
+interface Built {
+  manifest: CatalogManifest;
+  snapshotTmp: string;
+  stateTmp: string;
+  release: Awaited<ReturnType<typeof stageRelease>> | null;
+}
+
 export async function publish(options: PublishOptions): Promise<PublishSummary> {
   const progress = new Progress(options.quiet);
   const delivery = await readDelivery(options.input);
@@ -85,7 +107,6 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
   const stores = openStores({ objectStore: options.objectStore ?? '', snapshotsDir: options.snapshotsDir, dataDir: options.dataDir });
   const mirror = new PublicationMirror(stores.publications, options.snapshotsDir);
   const uploads = new Uploads();
-  let duck: Duck | undefined;
   try {
     // What runs killed mid-publication left (their work folders, temporary snapshots and pointers).
     for (const root of [catalogRoot(options.snapshotsDir), registryRoot(options.snapshotsDir), pipelineRoot(options.dataDir)])
@@ -99,14 +120,55 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
       throw new PublishError(
         `the delivery's watermark ${watermark} is older than the latest publication ${latest}; deliveries are published in order`,
       );
-    const previousDir = latest ? snapshotDir(options.snapshotsDir, latest) : null;
-    const previous = previousDir ? await readCatalogManifest(previousDir) : null;
-    progress.step('open', `day ${delivery.manifest.day}, watermark ${watermark}, previous ${latest ?? 'none'}`);
+    const run: Run = { options, progress, delivery, watermark, latest, workDir, stores, mirror, uploads };
+    const built = await buildCatalog(run);
+    await buildServing(run, built);
+    await commit(run, built);
+    progress.finishStage();
+    return {
+      status: 'published',
+      watermark,
+      previous_watermark: latest,
+      registry_release: built.manifest.registry_release,
+      counts: built.manifest.counts,
+      duration_s: Math.round(progress.elapsedSeconds() * 10) / 10,
+      peak_rss_gib: Math.round(peakRssGiB() * 100) / 100,
+    };
+  } finally {
+    // Uploads still running when the publish failed read from the folders removed here.
+    await uploads.settled();
     await rm(workDir, { recursive: true, force: true });
-    await mkdir(join(workDir, 'spill'), { recursive: true });
-    duck = await Duck.open({ threads: options.threads ?? 2, memoryLimit: options.memoryLimit ?? '4GB', tempDir: join(workDir, 'spill') });
-    await defineMacros(duck);
+    stores.close();
+    lock.release();
+  }
+}
 
+/** Sends the files under `dir` (but its manifest) to `root` in `store` as they are complete, with an object store. */
+async function uploadFiles(run: Run, store: ObjectStore, root: string, dir: string): Promise<void> {
+  if (!run.mirror.remote) return;
+  for (const name of await filesUnder(dir))
+    if (name !== 'manifest.json') run.uploads.add(store, `${root}${name}`, join(dir, ...name.split('/')));
+}
+
+/**
+ * The DuckDB stages: the delivery loaded, normalised and merged into jobs with their identities, the
+ * publisher's state and the snapshot's jobs and events written under temporary names, and its manifest.
+ * With an object store, each file goes up as soon as it is complete, while the next stages run.
+ */
+async function buildCatalog(run: Run): Promise<Built> {
+  const { options, progress, delivery, watermark, latest, workDir, stores, mirror } = run;
+  const previousDir = latest ? snapshotDir(options.snapshotsDir, latest) : null;
+  const previous = previousDir ? await readCatalogManifest(previousDir) : null;
+  progress.step('open', `day ${delivery.manifest.day}, watermark ${watermark}, previous ${latest ?? 'none'}`);
+  await rm(workDir, { recursive: true, force: true });
+  await mkdir(join(workDir, 'spill'), { recursive: true });
+  const duck = await Duck.open({
+    threads: options.threads ?? 2,
+    memoryLimit: options.memoryLimit ?? '4GB',
+    tempDir: join(workDir, 'spill'),
+  });
+  try {
+    await defineMacros(duck);
     progress.step('load delivery');
     await load(duck, delivery, workDir, progress);
     progress.step('registry');
@@ -123,20 +185,12 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
     const snapshotTmp = join(catalogRoot(options.snapshotsDir), `.tmp-${watermark}-${process.pid}`);
     const stateTmp = join(pipelineRoot(options.dataDir), `.tmp-${watermark}-${process.pid}`);
     const parts = jobParts(delivery.manifest.postings.reduce((n, f) => n + f.rows, 0));
-    // With an object store, each file goes up as soon as it is complete, while the next stages run
-    // (the publisher's state, the jobs files, the serving files as they are built); the manifest last.
-    const catalogKey = (name: string) => `catalog/${watermark}/${name}`;
-    const upload = async (store: ObjectStore, root: string, dir: string) => {
-      if (!mirror.remote) return;
-      for (const name of await filesUnder(dir))
-        if (name !== 'manifest.json') uploads.add(store, `${root}${name}`, join(dir, ...name.split('/')));
-    };
     progress.step('state', `${stateTmp}`);
     await writeState(duck, stateTmp, parts);
-    await upload(stores.data, `pipeline/${watermark}/`, stateTmp);
+    await uploadFiles(run, stores.data, `pipeline/${watermark}/`, stateTmp);
     progress.step('jobs', `${parts} part${parts > 1 ? 's' : ''}`);
     await buildJobs(duck, watermark, stateTmp, snapshotTmp, parts);
-    await upload(mirror.store, catalogKey(''), snapshotTmp);
+    await uploadFiles(run, mirror.store, `catalog/${watermark}/`, snapshotTmp);
     progress.step('events');
     const clock = options.clock ?? (() => new Date());
     const publishedAt = new Date(Math.max(clock().getTime(), previous ? Date.parse(previous.published_at) + 1 : 0)).toISOString();
@@ -156,61 +210,54 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
       files: {},
       serving_files: true,
     };
-    duck.close();
-    duck = undefined;
-    progress.step('serving files', 'job documents, text indexes, change feed');
-    await writeAtomically(join(snapshotTmp, 'manifest.json'), JSON.stringify(manifest));
-    await rename(textsFile(workDir), join(stateTmp, 'texts.parquet'));
-    if (mirror.remote) uploads.add(stores.data, `pipeline/${watermark}/texts.parquet`, join(stateTmp, 'texts.parquet'));
-    await upload(mirror.store, catalogKey(''), snapshotTmp);
-    await buildServingFiles(snapshotTmp, manifest, options.threads ?? 2, (name) => {
-      if (mirror.remote) uploads.add(mirror.store, catalogKey(name), join(snapshotTmp, ...name.split('/')));
-    });
-    if (mirror.remote) {
-      progress.step('upload', `waiting for the uploads of ${uploads.size} files to ${stores.publications.location}`);
-      await uploads.done();
-    }
-    progress.step('commit');
-    await finishSnapshot(snapshotTmp, stateTmp, manifest, options);
-    if (release) await placeRelease(options.snapshotsDir, release);
-    if (mirror.remote) {
-      if (release)
-        await mirror.push(`registry/${release.releaseId}/`, await filesUnder(releaseDir(options.snapshotsDir, release.releaseId)));
-      await mirror.push(`catalog/${watermark}/`, ['manifest.json']);
-    }
-    // One publisher at a time (docs/deployment.md): one that published meanwhile is not overwritten.
-    const now = await mirror.latest();
-    if (now !== latest)
-      throw new PublishError(
-        `another publisher committed ${now} while this one ran from ${latest ?? 'nothing'}; run one publisher at a time, then publish again`,
-      );
-    // The commit: LATEST names the catalog, and its manifest the registry release it was built with,
-    // so one write publishes both; ACTIVE follows, for people and tools (nothing reads it to serve).
-    await mirror.commit(watermark);
-    if (mirror.remote) await writeAtomically(latestPointer(options.snapshotsDir), `${watermark}\n`);
-    if (release) await activateRelease(options.snapshotsDir, release.releaseId);
-    if (release && mirror.remote) await mirror.activate(release.releaseId);
-    await pruneOld(options.snapshotsDir, options.dataDir);
-    await mirror.pruneServing();
-    if (mirror.remote) await prunePipelineStates(stores.data, watermark);
-    progress.finishStage();
-    return {
-      status: 'published',
-      watermark,
-      previous_watermark: latest,
-      registry_release: activeRelease,
-      counts: manifest.counts,
-      duration_s: Math.round(progress.elapsedSeconds() * 10) / 10,
-      peak_rss_gib: Math.round(peakRssGiB() * 100) / 100,
-    };
+    return { manifest, snapshotTmp, stateTmp, release };
   } finally {
-    duck?.close();
-    // Uploads still running when the publish failed read from the folders removed here.
-    await uploads.settled();
-    await rm(workDir, { recursive: true, force: true });
-    stores.close();
-    lock.release();
+    duck.close();
   }
+}
+
+/** The serving files (job documents, text indexes, change feed) beside the snapshot, and every upload finished. */
+async function buildServing(run: Run, { manifest, snapshotTmp, stateTmp }: Built): Promise<void> {
+  const { options, progress, watermark, workDir, stores, mirror, uploads } = run;
+  progress.step('serving files', 'job documents, text indexes, change feed');
+  await writeAtomically(join(snapshotTmp, 'manifest.json'), JSON.stringify(manifest));
+  await rename(textsFile(workDir), join(stateTmp, 'texts.parquet'));
+  if (mirror.remote) uploads.add(stores.data, `pipeline/${watermark}/texts.parquet`, join(stateTmp, 'texts.parquet'));
+  await uploadFiles(run, mirror.store, `catalog/${watermark}/`, snapshotTmp);
+  await buildServingFiles(snapshotTmp, manifest, options.threads ?? 2, (name) => {
+    if (mirror.remote) uploads.add(mirror.store, `catalog/${watermark}/${name}`, join(snapshotTmp, ...name.split('/')));
+  });
+  if (mirror.remote) {
+    progress.step('upload', `waiting for the uploads of ${uploads.size} files to ${stores.publications.location}`);
+    await uploads.done();
+  }
+}
+
+/** The snapshot moved into place and named the latest; then what is no longer kept pruned. */
+async function commit(run: Run, { manifest, snapshotTmp, stateTmp, release }: Built): Promise<void> {
+  const { options, progress, watermark, latest, stores, mirror } = run;
+  progress.step('commit');
+  await finishSnapshot(snapshotTmp, stateTmp, manifest, options);
+  if (release) await placeRelease(options.snapshotsDir, release);
+  if (mirror.remote) {
+    if (release) await mirror.push(`registry/${release.releaseId}/`, await filesUnder(releaseDir(options.snapshotsDir, release.releaseId)));
+    await mirror.push(`catalog/${watermark}/`, ['manifest.json']);
+  }
+  // One publisher at a time (docs/deployment.md): one that published meanwhile is not overwritten.
+  const now = await mirror.latest();
+  if (now !== latest)
+    throw new PublishError(
+      `another publisher committed ${now} while this one ran from ${latest ?? 'nothing'}; run one publisher at a time, then publish again`,
+    );
+  // The commit: LATEST names the catalog, and its manifest the registry release it was built with,
+  // so one write publishes both; ACTIVE follows, for people and tools (nothing reads it to serve).
+  await mirror.commit(watermark);
+  if (mirror.remote) await writeAtomically(latestPointer(options.snapshotsDir), `${watermark}\n`);
+  if (release) await activateRelease(options.snapshotsDir, release.releaseId);
+  if (release && mirror.remote) await mirror.activate(release.releaseId);
+  await pruneOld(options.snapshotsDir, options.dataDir);
+  await mirror.pruneServing();
+  if (mirror.remote) await prunePipelineStates(stores.data, watermark);
 }
 
 /** Copies the latest publication, its registry release and the publisher's state of it from the object store. */

@@ -9,6 +9,7 @@ import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { HttpServer, type DrainReport } from './http/connections.js';
 import { McpHttpSessions } from './http/mcp.js';
+import { OperatorError } from './shared/operator-error.js';
 
 export interface Service extends Omit<Core, 'close'> {
   url: string;
@@ -21,7 +22,7 @@ export interface Service extends Omit<Core, 'close'> {
 export type ServiceOptions = CoreOptions;
 
 /** The HTTP port cannot be had: in use, or not this user's or this machine's to listen on. One line says which and what to do. */
-export class ListenError extends Error {
+export class ListenError extends OperatorError {
   constructor(error: NodeJS.ErrnoException, port: number, host: string) {
     const where = `port ${port} on ${host}`;
     const choose = 'choose another with --port N (npm start -- --port N) or JPS_PORT=N';

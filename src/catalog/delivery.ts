@@ -3,6 +3,7 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { OperatorError } from '../shared/operator-error.js';
 
 export const DELIVERY_FORMAT = 'jps-delivery/1';
 
@@ -30,7 +31,7 @@ export interface Delivery {
   registry: { releaseId: string; companiesPath: string; releasedAt: string } | null;
 }
 
-export class DeliveryError extends Error {}
+export class DeliveryError extends OperatorError {}
 
 function isIsoInstant(text: unknown): text is string {
   return typeof text === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(text) && !Number.isNaN(Date.parse(text));

@@ -1,6 +1,6 @@
 // `generate`: writes a synthetic collector delivery (postings per source and day, reads, withdrawals, registry releases).
 
-import { generateCorpus, OutputExistsError, type CorpusSummary } from '../catalog/generator/corpus.js';
+import type { CorpusSummary } from '../catalog/generator/corpus.js';
 import { JSON_OPTION, UsageError, type Command } from './command.js';
 import { print } from './output.js';
 
@@ -49,6 +49,7 @@ export const generate: Command = {
       start,
     };
     const workers = options.workers === undefined ? undefined : integer(options.workers, 'workers', 0, 64);
+    const { generateCorpus, OutputExistsError } = await import('../catalog/generator/corpus.js');
     try {
       const summary = await generateCorpus(generation, String(options.out), {
         force: options.force === true,

@@ -1,4 +1,6 @@
 // The CLI entry point: `npm run cli -- <command> [options]` (or `npx jps ...`); every command has --help.
+// Commands load what they run when they run (the HTTP service, DuckDB, the MCP SDK): a command pays
+// only for its own modules, and --help and --version for none.
 
 import { readFileSync } from 'node:fs';
 import { accountsCreate, accountsList, accountsSet } from './accounts.js';
@@ -9,12 +11,8 @@ import { mergeReportCommand, publishCommand } from './publish.js';
 import { serve } from './serve.js';
 import { mcpCommand } from './mcp.js';
 import { ConfigError } from '../config.js';
-import { ListenError } from '../service.js';
-import { AdminError } from '../metering/admin-commands.js';
-import { StoreBusyError } from '../db/open-state.js';
-import { DeliveryError } from '../catalog/delivery.js';
-import { PublishError } from '../catalog/publish/publish.js';
 import { nearest } from '../shared/nearest.js';
+import { OperatorError } from '../shared/operator-error.js';
 
 const COMMANDS: Command[] = [
   serve,
@@ -30,9 +28,6 @@ const COMMANDS: Command[] = [
   keysRevoke,
   keysImport,
 ];
-
-/** Failures the operator can act on: one line, never a stack trace. */
-const PLAIN_FAILURES = [AdminError, StoreBusyError, DeliveryError, PublishError, ListenError];
 
 function version(): string {
   return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -116,8 +111,8 @@ export async function runCli(argv: string[]): Promise<number> {
       process.stderr.write(`${command.name}: ${error.message}\n\n${helpText(command)}\n`);
       return 2;
     }
-    if (PLAIN_FAILURES.some((kind) => error instanceof kind)) {
-      process.stderr.write(`${command.name}: ${(error as Error).message}\n`);
+    if (error instanceof OperatorError) {
+      process.stderr.write(`${command.name}: ${error.message}\n`);
       return 1;
     }
     process.stderr.write(`${command.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

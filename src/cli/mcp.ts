@@ -2,15 +2,7 @@
 // only MCP messages; logs go to stderr.
 
 import { once } from 'node:events';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { SETTINGS } from '../config.js';
-import { openCore } from '../core.js';
-import { StoreBusyError } from '../db/open-state.js';
-import { ApiError } from '../errors.js';
-import { createLogger } from '../logger.js';
-import { createMcpServer } from '../mcp/server.js';
-import { LocalSession } from '../mcp/local-session.js';
-import { authenticate } from '../metering/keys.js';
 import { UsageError, type Command } from './command.js';
 
 export const API_KEY_ENV = 'JPS_API_KEY';
@@ -23,6 +15,14 @@ export const mcpCommand: Command = {
   async run({ config }) {
     const key = process.env[API_KEY_ENV];
     if (!key) throw new UsageError(`set ${API_KEY_ENV} to the API key the tools act for`);
+    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+    const { openCore } = await import('../core.js');
+    const { StoreBusyError } = await import('../db/open-state.js');
+    const { ApiError } = await import('../errors.js');
+    const { createLogger } = await import('../logger.js');
+    const { createMcpServer } = await import('../mcp/server.js');
+    const { LocalSession } = await import('../mcp/local-session.js');
+    const { authenticate } = await import('../metering/keys.js');
     const logger = createLogger(config.logLevel, 2);
     const core = await openCore(config, { logger }).catch((error: unknown) => {
       if (!(error instanceof StoreBusyError)) throw error;

@@ -1,7 +1,5 @@
 // `publish` and `merge-report`: one publication from a day's delivery, and its quality against the truth.
 
-import { mergeReport } from '../catalog/merge-report.js';
-import { publish } from '../catalog/publish/publish.js';
 import { JSON_OPTION, type Command } from './command.js';
 import { print } from './output.js';
 
@@ -15,6 +13,7 @@ export const publishCommand: Command = {
   ],
   settings: ['snapshotsDir', 'dataDir', 'objectStore'],
   async run({ options, config, json }) {
+    const { publish } = await import('../catalog/publish/publish.js');
     const summary = await publish({
       input: options.input as string,
       snapshotsDir: config.snapshotsDir,
@@ -48,6 +47,7 @@ export const mergeReportCommand: Command = {
   ],
   settings: ['snapshotsDir'],
   async run({ options, config, json }) {
+    const { mergeReport } = await import('../catalog/merge-report.js');
     const report = await mergeReport(options.input as string, config.snapshotsDir, Number(options.examples ?? 5));
     print(json, report, () =>
       [

@@ -1,9 +1,7 @@
 // `serve`: runs the HTTP API until SIGTERM or SIGINT, then drains requests in flight and closes the stores.
 
 import { SETTINGS } from '../config.js';
-import { checkPort, startService } from '../service.js';
 import { JSON_OPTION, type Command } from './command.js';
-import { demoBanner, ensureDemoCatalog, ensureDemoKey } from './demo.js';
 import { print } from './output.js';
 
 /**
@@ -37,6 +35,8 @@ export const serve: Command = {
   ],
   settings: SETTINGS.map((s) => s.key),
   async run({ options, config, json }) {
+    const { checkPort, startService } = await import('../service.js');
+    const { demoBanner, ensureDemoCatalog, ensureDemoKey } = await import('./demo.js');
     // A port in use is said before the demo catalog is built (a minute on a first start).
     await checkPort(config.port, config.host);
     if (options.demo) await ensureDemoCatalog(config);

@@ -7,8 +7,9 @@ import { PgliteStore } from './pglite-store.js';
 import { PgStore } from './pg-store.js';
 import type { StateStore } from './state-store.js';
 import { StoreLock, type LockHolder } from './store-lock.js';
+import { OperatorError } from '../shared/operator-error.js';
 
-export class StoreBusyError extends Error {
+export class StoreBusyError extends OperatorError {
   constructor(
     readonly holder: LockHolder,
     dataDir: string,

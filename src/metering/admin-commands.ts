@@ -3,9 +3,10 @@
 import type { StateStore } from '../db/state-store.js';
 import { createAccount, findAccount, listAccounts, updateAccount, type AccountChanges, type NewAccount } from './accounts.js';
 import { importKey, issueKey, keyIdTaken, KEY_SHAPE, listKeys, parseKey, revokeKey } from './keys.js';
+import { OperatorError } from '../shared/operator-error.js';
 
 /** A failure the operator can act on: shown as is, never as a stack trace. */
-export class AdminError extends Error {}
+export class AdminError extends OperatorError {}
 
 export const ADMIN_COMMANDS = {
   'accounts.create': (store: StateStore, input: NewAccount) => createAccount(store, input),

@@ -42,6 +42,7 @@ import {
 } from './stages.js';
 import { Progress, peakRssGiB } from './progress.js';
 import { finishSnapshot, KEEP_STATES, pruneOld, readCounts } from './commit.js';
+import { OperatorError } from '../../shared/operator-error.js';
 
 export interface PublishOptions {
   input: string;
@@ -66,7 +67,7 @@ export interface PublishSummary {
   peak_rss_gib: number;
 }
 
-export class PublishError extends Error {}
+export class PublishError extends OperatorError {}
 
 /** Files uploaded at once (each object of over 16 MiB itself in a few parts at once). */
 const UPLOADS_AT_ONCE = 2;

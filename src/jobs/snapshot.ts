@@ -191,9 +191,9 @@ async function dropServingTables(engine: QueryEngine, prefix: string): Promise<v
 async function logOpened(
   engine: QueryEngine,
   logger: Logger,
-  opened: { watermark: string; jobs: number; open_ms: number; indexes: string; index_bytes: number },
+  facts: { watermark: string; jobs: number; open_ms: number; indexes: string; index_bytes: number },
 ): Promise<void> {
-  const { index_bytes: indexBytes, ...fields } = opened;
+  const { index_bytes: indexBytes, ...fields } = facts;
   const memory = process.memoryUsage();
   const [[duckdbBytes]] = (await engine.rows('SELECT sum(memory_usage_bytes)::DOUBLE FROM duckdb_memory()')) as [[number]];
   const mib = (bytes: number) => Math.round(bytes / 2 ** 20);

@@ -107,28 +107,8 @@ const request = fc.record({
     'application/json; charset=latin1',
     undefined,
   ),
-  auth: fc.constantFrom(
-    'good',
-    'good',
-    'good',
-    'good',
-    'good',
-    'good',
-    'good',
-    'good',
-    'good',
-    'good',
-    'good',
-    'good',
-    'good',
-    'good',
-    'good',
-    'good',
-    'good',
-    'good',
-    'none',
-    'wrong',
-  ),
+  // A good key 18 times in 20: most requests reach validation.
+  auth: fc.constantFrom(...Array<string>(18).fill('good'), 'none', 'wrong'),
 });
 
 type Generated = typeof request extends fc.Arbitrary<infer T> ? T : never;

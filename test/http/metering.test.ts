@@ -1,9 +1,7 @@
 import { expect } from 'chai';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generateCorpus } from '../../src/catalog/generator/corpus.js';
-import { publish } from '../../src/catalog/publish/publish.js';
-import { startTestApp, tempDir, type TestApp } from '../support/app.js';
+import { startTestAppWithCatalog, type TestApp } from '../support/app.js';
 import type { ApiResponse } from '../support/client.js';
 import { hold, type Held } from '../support/hold.js';
 
@@ -37,17 +35,7 @@ describe('metering', function () {
   let app: TestApp;
 
   before(async () => {
-    const root = await tempDir('metering');
-    await generateCorpus({ jobs: 300, seed: 3, days: 1, start: '2026-11-18' }, join(root, 'corpus'), { workers: 0 });
-    app = await startTestApp();
-    await publish({
-      input: join(root, 'corpus', 'day-001'),
-      snapshotsDir: app.config.snapshotsDir,
-      dataDir: app.config.dataDir,
-      quiet: true,
-      memoryLimit: '1GB',
-    });
-    await app.service.watcher.check();
+    app = await startTestAppWithCatalog('metering', { jobs: 300, seed: 3 });
   });
   beforeEach(() => app.setNow(NOW));
   after(async () => {

@@ -2,9 +2,8 @@
 // Everything is written under temporary names; moving the LATEST pointer is the commit, so a crash at
 // any point leaves the previous catalog serving, and a rerun of the same delivery starts clean.
 
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
-import pLimit from 'p-limit';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Duck } from '../../db/duckdb.js';
 import { StoreLock } from '../../db/store-lock.js';
 import { readDelivery } from '../delivery.js';
@@ -41,7 +40,8 @@ import {
   writeState,
 } from './stages.js';
 import { Progress, peakRssGiB } from './progress.js';
-import { finishSnapshot, KEEP_STATES, pruneOld, readCounts } from './commit.js';
+import { finishSnapshot, pruneOld, readCounts } from './commit.js';
+import { filesUnder, prunePipelineStates, removeUncommitted, Uploads } from './uploads.js';
 import { OperatorError } from '../../shared/operator-error.js';
 
 export interface PublishOptions {
@@ -68,9 +68,6 @@ export interface PublishSummary {
 }
 
 export class PublishError extends OperatorError {}
-
-/** Files uploaded at once (each object of over 16 MiB itself in a few parts at once). */
-const UPLOADS_AT_ONCE = 2;
 
 function busy(holder: { pid: number }, dataDir: string): PublishError {
   return new PublishError(`another publication (pid ${holder.pid}) is running on ${dataDir}; wait for it to finish`);
@@ -285,67 +282,6 @@ async function fetchLatest(
     await moveIntoPlace(tmp, stateDir);
   }
   await writeAtomically(latestPointer(options.snapshotsDir), `${latest}\n`);
-}
-
-/**
- * Removes from the object store what a publisher that died before its commit uploaded: publications and
- * publisher states newer than catalog/LATEST (nothing reads them: LATEST has never named them).
- */
-async function removeUncommitted(mirror: PublicationMirror, data: ObjectStore, latest: string | null, progress: Progress): Promise<void> {
-  const newer = (key: string, root: string) => {
-    const name = key.slice(root.length).split('/')[0]!;
-    return name !== 'LATEST' && (latest === null || name > latest);
-  };
-  const catalog = (await mirror.store.list('catalog/')).filter((o) => newer(o.key, 'catalog/'));
-  const states = (await data.list('pipeline/')).filter((o) => newer(o.key, 'pipeline/'));
-  if (catalog.length + states.length === 0) return;
-  progress.note(`removing ${catalog.length + states.length} objects a stopped publication uploaded but never committed`);
-  await mirror.store.delete(catalog.map((o) => o.key));
-  await data.delete(states.map((o) => o.key));
-}
-
-/** The publisher's states kept in the object store: the latest few, as in the local folder. */
-async function prunePipelineStates(data: ObjectStore, latest: string): Promise<void> {
-  const objects = await data.list('pipeline/');
-  const names = [...new Set(objects.map((o) => o.key.split('/')[1]!))].filter((n) => n <= latest).sort();
-  const gone = new Set(names.slice(0, Math.max(0, names.length - KEEP_STATES)));
-  await data.delete(objects.filter((o) => gone.has(o.key.split('/')[1]!)).map((o) => o.key));
-}
-
-async function filesUnder(dir: string): Promise<string[]> {
-  return (await readdir(dir, { recursive: true, withFileTypes: true }))
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'));
-}
-
-/** Uploads of local files to object stores, a few at once, started as the files are complete. */
-class Uploads {
-  private readonly limit = pLimit(UPLOADS_AT_ONCE);
-  private readonly started: Promise<void>[] = [];
-  private readonly keys = new Set<string>();
-
-  get size(): number {
-    return this.started.length;
-  }
-
-  /** Starts the upload of the file at `path` as `key` in `store`, unless it is on its way already. */
-  add(store: ObjectStore, key: string, path: string): void {
-    if (this.keys.has(`${store.location}${key}`)) return;
-    this.keys.add(`${store.location}${key}`);
-    const upload = this.limit(() => store.putFile(key, path));
-    upload.catch(() => undefined); // reported by done()
-    this.started.push(upload);
-  }
-
-  /** When every upload has succeeded; the first failure otherwise. */
-  async done(): Promise<void> {
-    await Promise.all(this.started);
-  }
-
-  /** When none is running any more (successful or not). */
-  async settled(): Promise<void> {
-    await Promise.allSettled(this.started);
-  }
 }
 
 async function alreadyPublished(snapshotsDir: string, watermark: string, progress: Progress): Promise<PublishSummary> {

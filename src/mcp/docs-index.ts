@@ -2,7 +2,7 @@
 
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { parse } from 'yaml';
+import { load } from 'js-yaml';
 import { lexemes, tsvector } from '../search/analyze.js';
 
 export interface Passage {
@@ -176,7 +176,7 @@ function schemaPassages(spec: OpenApi, shared: Shared): Passage[] {
 
 /** Passages of the contract; a shared filter parameter appears once, titled by its name alone, not once per route. */
 function openApiPassages(source: string): Passage[] {
-  const spec = (parse(source) ?? {}) as OpenApi;
+  const spec = (load(source) ?? {}) as OpenApi;
   const shared: Shared = new Map();
   const out = [
     ...passages(SPEC_FILE, 'API overview', spec.info?.description),

@@ -1,9 +1,7 @@
 // The MCP tools' JSON Schemas, cut from openapi.yaml: the job filters, the job shape and the overage
 // body have one source, so a tool takes and returns exactly what the HTTP routes do.
 
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
-import { OPENAPI_FILE } from '../shared/contract.js';
+import { contract } from '../shared/contract.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -12,7 +10,7 @@ interface OpenApi {
 }
 
 let spec: OpenApi | undefined;
-const openApi = (): OpenApi => (spec ??= parse(readFileSync(OPENAPI_FILE, 'utf8')) as OpenApi);
+const openApi = (): OpenApi => (spec ??= contract() as unknown as OpenApi);
 
 /** The description JobFilters gives properties that mean the same as the query parameter of GET /v1/jobs. */
 const SAME_AS_QUERY = /^Same rule as the query parameter/;

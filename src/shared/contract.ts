@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import { load } from 'js-yaml';
 
 export const OPENAPI_FILE = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
 
@@ -14,7 +14,7 @@ let parsed: Node | undefined;
 
 /** A fresh copy of openapi.yaml as parsed. */
 export function contract(): Node {
-  parsed ??= parse(readFileSync(OPENAPI_FILE, 'utf8')) as Node;
+  parsed ??= load(readFileSync(OPENAPI_FILE, 'utf8')) as Node;
   return structuredClone(parsed);
 }
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { tempDir } from '../support/app.js';
+import { seededDataDir, tempDir } from '../support/app.js';
 import { ApiClient } from '../support/client.js';
 import { runCli, startServer, type RunningServer } from '../support/cli.js';
 
@@ -13,7 +13,7 @@ describe('CLI: accounts and keys', function () {
 
   before(async () => {
     root = await tempDir('cli');
-    dataDir = join(root, 'data');
+    dataDir = await seededDataDir(join(root, 'data'));
   });
   after(async () => {
     await server?.stop();

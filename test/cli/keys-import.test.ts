@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { tempDir } from '../support/app.js';
+import { seededDataDir, tempDir } from '../support/app.js';
 import { ApiClient } from '../support/client.js';
 import { runCli, startServer, type RunningServer } from '../support/cli.js';
 
@@ -24,7 +24,7 @@ describe('CLI: keys import (keys migrated from the older system)', function () {
 
   before(async () => {
     root = await tempDir('import');
-    dataDir = join(root, 'data');
+    dataDir = await seededDataDir(join(root, 'data'));
     const created = await runCli(['accounts', 'create', '--plan', 'paid-5k', '--json', '--data-dir', dataDir]);
     accountId = (JSON.parse(created.stdout) as { account_id: string }).account_id;
   });

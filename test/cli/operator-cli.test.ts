@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { tempDir } from '../support/app.js';
+import { seededDataDir, tempDir } from '../support/app.js';
 import { runCli, type CliResult } from '../support/cli.js';
 
 const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -91,7 +91,7 @@ describe('CLI: the operator surface', function () {
   });
 
   it('runs as the jps command of package.json, --json before or after the command giving exactly one JSON document on stdout', async () => {
-    const dataDir = join(root, 'bin-data');
+    const dataDir = await seededDataDir(join(root, 'bin-data'));
     const created = await runBin(['--json', 'accounts', 'create', '--plan', 'free', '--data-dir', dataDir]);
     expect(created.code, created.stderr).to.equal(0);
     expect((JSON.parse(created.stdout) as { plan: string }).plan).to.equal('free');

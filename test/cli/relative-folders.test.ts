@@ -3,7 +3,7 @@ import { relative, join } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { generateCorpus } from '../../src/catalog/generator/corpus.js';
-import { tempDir } from '../support/app.js';
+import { seededDataDir, tempDir } from '../support/app.js';
 import { ApiClient } from '../support/client.js';
 import { runCli, startServer, type RunningServer } from '../support/cli.js';
 
@@ -29,6 +29,7 @@ describe('serve with relative data and snapshots folders', function () {
       relative(process.cwd(), join(root, 'snapshots')),
     ];
     expect(dirs[1]).not.to.match(/^\//);
+    await seededDataDir(join(root, 'data'));
     await generateCorpus({ jobs: 200, seed: 7, days: 1, start: '2026-11-18' }, join(root, 'corpus'), { workers: 0 });
     const published = await runCli(['publish', '--input', join(root, 'corpus', 'day-001'), ...dirs]);
     expect(published.code, published.stderr).to.equal(0);

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTestApp, tempDir } from '../support/app.js';
+import { seededDataDir, startTestApp, tempDir } from '../support/app.js';
 import { runCli } from '../support/cli.js';
 import { checkResponse } from '../support/contract.js';
 import { get, open, type RawConnection, type RawResponse } from './raw-http.js';
@@ -64,7 +64,7 @@ describe('shutdown', () => {
 
     before(async () => {
       root = await tempDir('shutdown');
-      dataDir = join(root, 'data');
+      dataDir = await seededDataDir(join(root, 'data'));
       const key = async () => {
         const created = await runCli(['accounts', 'create', '--plan', 'paid-25k', '--json', '--data-dir', dataDir]);
         const { account_id: accountId } = JSON.parse(created.stdout) as { account_id: string };

@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { generateCorpus } from '../../src/catalog/generator/corpus.js';
 import { publish } from '../../src/catalog/publish/publish.js';
-import { tempDir } from '../support/app.js';
+import { seededDataDir, tempDir } from '../support/app.js';
 import { runCli } from '../support/cli.js';
 import { connect, output, toolError } from '../support/mcp.js';
 
@@ -18,7 +18,7 @@ describe('MCP over stdio (`cli mcp`)', function () {
 
   before(async () => {
     const root = await tempDir('mcp-stdio');
-    dataDir = join(root, 'data');
+    dataDir = await seededDataDir(join(root, 'data'));
     snapshotsDir = join(root, 'snapshots');
     await generateCorpus({ jobs: 200, seed: 10, days: 1, start: '2026-11-18' }, join(root, 'corpus'), { workers: 0 });
     await publish({ input: join(root, 'corpus', 'day-001'), snapshotsDir, dataDir, quiet: true, memoryLimit: '1GB' });

@@ -8,7 +8,7 @@ import { openState } from '../../src/db/open-state.js';
 import type { StateStore } from '../../src/db/state-store.js';
 import { createAccount } from '../../src/metering/accounts.js';
 import { issueKey } from '../../src/metering/keys.js';
-import { tempDir } from '../support/app.js';
+import { seededDataDir, tempDir } from '../support/app.js';
 import { startServer } from '../support/cli.js';
 
 /** A small seeded generator (mulberry32): the same trials on every run. */
@@ -41,7 +41,7 @@ describe('metering under kill -9 (seeded, 4 trials)', function () {
 
   before(async () => {
     root = await tempDir('kill');
-    dataDir = join(root, 'data');
+    dataDir = await seededDataDir(join(root, 'data'));
     snapshotsDir = join(root, 'snapshots');
     await generateCorpus({ jobs: 300, seed: 9, days: 1, start: '2026-11-18' }, join(root, 'corpus'), { workers: 0 });
     await publish({ input: join(root, 'corpus', 'day-001'), snapshotsDir, dataDir, quiet: true, memoryLimit: '1GB' });

@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
+import { cp, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duck } from '../../src/db/duckdb.js';
+import { publish } from '../../src/catalog/publish/publish.js';
 import { latestPointer, readCatalogManifest, readPointer, snapshotDir } from '../../src/catalog/layout.js';
 import { tempDir } from '../support/app.js';
-import { runCli } from '../support/cli.js';
+import { cliEntry, runCli } from '../support/cli.js';
 import { cutoffOf, writeDay, type TestPosting } from '../support/delivery.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -26,7 +27,7 @@ function postings(day: number): TestPosting[] {
 /** Runs `publish` and SIGKILLs it as soon as it announces `stage` on stderr; resolves with how it ended. */
 function publishKilledAt(input: string, dirs: string[], stage: string): Promise<string> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'publish', '--input', input, ...dirs], { cwd: ROOT });
+    const child = spawn(process.execPath, [...cliEntry(), 'publish', '--input', input, ...dirs], { cwd: ROOT });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -50,14 +51,24 @@ async function intact(snapshotsDir: string, watermark: string): Promise<void> {
 
 describe('publish after a crash', function () {
   this.timeout(180_000);
+  let base: string;
+  let day1: string;
+  let day2: string;
+
+  // Day 1 published once (here, in this process); each trial starts from a copy of its folders.
+  before(async () => {
+    base = await tempDir('crash-base');
+    day1 = await writeDay(join(base, 'delivery'), 1, { postings: postings(1) });
+    day2 = await writeDay(join(base, 'delivery'), 2, { postings: postings(2) });
+    await publish({ input: day1, snapshotsDir: join(base, 'snapshots'), dataDir: join(base, 'data'), quiet: true, memoryLimit: '1GB' });
+  });
+  after(() => rm(base, { recursive: true, force: true }));
 
   for (const stage of ['load delivery', 'merge duplicates', 'write', 'commit']) {
     it(`killed at "${stage}", leaves the previous catalog intact and a rerun succeeds`, async () => {
       const root = await tempDir('crash');
       const dirs = ['--snapshots-dir', join(root, 'snapshots'), '--data-dir', join(root, 'data')];
-      const day1 = await writeDay(join(root, 'delivery'), 1, { postings: postings(1) });
-      const day2 = await writeDay(join(root, 'delivery'), 2, { postings: postings(2) });
-      expect((await runCli(['publish', '--input', day1, ...dirs])).code).to.equal(0);
+      for (const folder of ['snapshots', 'data']) await cp(join(base, folder), join(root, folder), { recursive: true });
 
       const ended = await publishKilledAt(day2, dirs, stage);
       expect(ended).to.equal('SIGKILL');
@@ -76,6 +87,7 @@ describe('publish after a crash', function () {
         const leftovers = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.startsWith('.') || n.includes('.tmp-'));
         expect(leftovers, dir).to.deep.equal([]);
       }
+      await rm(root, { recursive: true, force: true });
     });
   }
 });

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { publish } from '../../src/catalog/publish/publish.js';
 import { readCatalogManifest, snapshotDir, type CatalogManifest } from '../../src/catalog/layout.js';
 import { startTestApp, tempDir } from '../support/app.js';
-import { runCli } from '../support/cli.js';
+import { cliEntry, runCli } from '../support/cli.js';
 import { cutoffOf, writeDay, type TestPosting } from '../support/delivery.js';
 import { startS3, useS3Environment, type TestS3 } from '../support/s3.js';
 
@@ -32,7 +32,7 @@ function node(root: string, name: string) {
 /** Runs `publish` against the object store and SIGKILLs it as it announces `stage`. */
 function publishKilledAt(input: string, args: string[], env: Record<string, string>, stage: string): Promise<string> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'publish', '--input', input, ...args], {
+    const child = spawn(process.execPath, [...cliEntry(), 'publish', '--input', input, ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
     });

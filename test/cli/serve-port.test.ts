@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { openState } from '../../src/db/open-state.js';
 import { startService } from '../../src/service.js';
 import { tempDir } from '../support/app.js';
+import { cliEntry } from '../support/cli.js';
 
 /** A listener holding a free port of 127.0.0.1, as another program would. */
 async function holdPort(port = 0): Promise<Server> {
@@ -23,7 +24,7 @@ const portOf = (server: Server) => (server.address() as AddressInfo).port;
 function serveOnce(args: string[], limitMs: number): Promise<{ code: number | null; stderr: string; ms: number }> {
   return new Promise((done, fail) => {
     const started = Date.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args], {
+    const child = spawn(process.execPath, [...cliEntry(), 'serve', ...args], {
       env: { ...process.env, JPS_LOG_LEVEL: 'silent' },
     });
     let stderr = '';

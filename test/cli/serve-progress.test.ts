@@ -4,7 +4,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateCorpus } from '../../src/catalog/generator/corpus.js';
 import { tempDir } from '../support/app.js';
-import { runCli } from '../support/cli.js';
+import { cliEntry, runCli } from '../support/cli.js';
 
 interface LogLine {
   level: number;
@@ -16,7 +16,7 @@ interface LogLine {
 /** `serve` until it prints where it listens, then SIGTERM: everything it wrote on the way. */
 function serveUntilListening(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--json', '--port', '0', ...args], {
+    const child = spawn(process.execPath, [...cliEntry(), 'serve', '--json', '--port', '0', ...args], {
       env: { ...process.env, JPS_LOG_LEVEL: 'info' },
     });
     let stdout = '';

@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seededDataDir, startTestApp, tempDir } from '../support/app.js';
-import { runCli } from '../support/cli.js';
+import { cliEntry, runCli } from '../support/cli.js';
 import { checkResponse } from '../support/contract.js';
 import { get, open, type RawConnection, type RawResponse } from './raw-http.js';
 
@@ -93,7 +93,7 @@ describe('shutdown', () => {
               detached: true,
               env: { ...process.env, JPS_LOG_LEVEL: 'info' },
             })
-          : spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+          : spawn(process.execPath, [...cliEntry(), ...args], {
               cwd: ROOT,
               detached: true,
               env: { ...process.env, JPS_LOG_LEVEL: 'info' },

@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { generateCorpus } from '../../src/catalog/generator/corpus.js';
 import { publish } from '../../src/catalog/publish/publish.js';
 import { seededDataDir, tempDir } from '../support/app.js';
-import { runCli } from '../support/cli.js';
+import { cliEntry, runCli } from '../support/cli.js';
 import { connect, output, toolError } from '../support/mcp.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -38,7 +38,7 @@ describe('MCP over stdio (`cli mcp`)', function () {
     return connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: ['--import', 'tsx', 'src/cli/main.ts', 'mcp'],
+        args: [...cliEntry(), 'mcp'],
         cwd: ROOT,
         env: {
           ...(process.env as Record<string, string>),

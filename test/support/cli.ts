@@ -4,7 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const ENTRY = ['--import', 'tsx', 'src/cli/main.ts'];
+/** The CLI: src/ built once for the run (cli-build.ts) when the run has that fixture, else src/ through tsx. */
+export const cliEntry = (): string[] => (process.env.JPS_TEST_CLI ? [process.env.JPS_TEST_CLI] : ['--import', 'tsx', 'src/cli/main.ts']);
 
 export interface CliResult {
   code: number | null;
@@ -15,7 +16,7 @@ export interface CliResult {
 /** Runs the CLI to its end; `input`, when given, is its stdin (as `... --key - < file` gives it). */
 export function runCli(args: string[], env: Record<string, string> = {}, input?: string): Promise<CliResult> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...ENTRY, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [...cliEntry(), ...args], { cwd: ROOT, env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -36,7 +37,7 @@ export interface RunningServer {
 /** Starts `serve --json --port 0 ...` and resolves once it prints where it listens. */
 export function startServer(args: string[], env: Record<string, string> = {}): Promise<RunningServer> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...ENTRY, 'serve', '--json', '--port', '0', ...args], {
+    const child = spawn(process.execPath, [...cliEntry(), 'serve', '--json', '--port', '0', ...args], {
       cwd: ROOT,
       env: { ...process.env, JPS_LOG_LEVEL: 'silent', ...env },
     });

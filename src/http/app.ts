@@ -1,10 +1,11 @@
 // The Express app, its middleware in request order (docs/lifecycle.md draws it):
-// request id → request log → compression (JSON answers, as Accept-Encoding asks) → CORS (preflights answered
-// here, without a key) → health (no key) → API key (failed-key throttle) → MCP at /mcp (its tools meter
-// themselves) → JSON body read (its price can depend on it) → admission (window, monthly requests, the
-// price of the route's class) → known route (404, 405 with Allow) → what was wrong with the body → edge
-// input (NUL, surrogates, query numbers) → UUID case → OpenAPI validation → routes (a HEAD answered by its
-// GET) → errors. Malformed HTTP never gets here (client-errors.ts answers it on the socket).
+// request id → request log → compression (JSON answers and the pages' text, as Accept-Encoding asks) → CORS
+// (preflights answered here, without a key) → health and the pages (/, /docs, /openapi.yaml: no key) → API
+// key (failed-key throttle) → MCP at /mcp (its tools meter themselves) → JSON body read (its price can depend
+// on it) → admission (window, monthly requests, the price of the route's class) → known route (404, 405 with
+// Allow) → what was wrong with the body → edge input (NUL, surrogates, query numbers) → UUID case → OpenAPI
+// validation → routes (a HEAD answered by its GET) → errors. Malformed HTTP never gets here (client-errors.ts
+// answers it on the socket).
 
 import express from 'express';
 import { apiKeyAuth } from './auth.js';
@@ -16,6 +17,7 @@ import type { AppContext } from '../context.js';
 import { edgeInput } from './edge-input.js';
 import { errorHandler, routeNotFound } from './error-handler.js';
 import { healthHandler } from './handlers/health.js';
+import { pagesRouter } from './pages/pages.js';
 import { bodyError, jsonBody } from './json-body.js';
 import { requestId } from './request-id.js';
 import { requestLog } from './request-log.js';
@@ -39,6 +41,7 @@ export function createApp(ctx: AppContext, mcp: McpHttpSessions): express.Expres
   app.use(compressJson());
   app.use(crossOrigin(ctx.config.corsOrigins));
   app.get('/healthz', healthHandler(ctx));
+  app.use(pagesRouter(ctx));
   app.use(apiKeyAuth(ctx));
   app.use(mcp.router());
   app.use(jsonBody(isRoute));

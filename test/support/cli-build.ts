@@ -7,7 +7,7 @@
 
 import { build } from 'esbuild';
 import { mkdir, readdir, rm, symlink } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -35,7 +35,11 @@ export async function mochaGlobalSetup(): Promise<void> {
     logLevel: 'warning',
   });
   // Files of src/ that are not code, and everything beside src/, as links.
-  for (const file of files.filter((f) => !f.endsWith('.ts'))) await symlink(file, join(BUILD, relative(ROOT, file)));
+  for (const file of files.filter((f) => !f.endsWith('.ts'))) {
+    const link = join(BUILD, relative(ROOT, file));
+    await mkdir(dirname(link), { recursive: true });
+    await symlink(file, link);
+  }
   for (const entry of await readdir(ROOT)) {
     if (!['src', 'node_modules', '.git'].includes(entry)) await symlink(join(ROOT, entry), join(BUILD, entry));
   }

@@ -52,7 +52,7 @@ export function docsPage(): string {
   return document(
     'API reference · Job Postings Data Service',
     '<style>body { margin: 0; }</style>',
-    `<redoc spec-url="/docs/openapi.json" hide-download-button="false" native-scrollbars="true"></redoc>
+    `<redoc spec-url="/docs/openapi.json" native-scrollbars="true"></redoc>
 <script src="/assets/redoc.standalone.js"></script>`,
   );
 }

@@ -10,7 +10,7 @@ import { codeSamples } from './code-samples.js';
 export const GUIDES = ['search.md', 'sync-and-exports.md', 'usage-and-limits.md', 'errors.md', 'companies.md', 'mcp.md'];
 
 const DOCS = fileURLToPath(new URL('../../../docs/', import.meta.url));
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+export const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 /** A guide as a section: its first heading names it, the rest is its text. */
 function guideTag(file: string): Node {
@@ -30,10 +30,11 @@ export function referenceDocument(base: string): Node {
     }
   }
   const guides = GUIDES.map(guideTag);
-  spec.tags = [...guides, ...((spec.tags ?? []) as Node[])];
+  const tags = (spec.tags ?? []) as Node[];
+  spec.tags = [...guides, ...tags];
   spec['x-tagGroups'] = [
     { name: 'Guides', tags: guides.map((g) => g.name) },
-    { name: 'API', tags: ((contract().tags ?? []) as Node[]).map((t) => t.name) },
+    { name: 'API', tags: tags.map((t) => t.name) },
   ];
   return spec;
 }

@@ -3,11 +3,9 @@
 // JavaScript and Python for every operation of the contract, and the guides written for API users.
 
 import { expect } from 'chai';
-import { GUIDES } from '../../../src/http/pages/reference.js';
+import { GUIDES, METHODS } from '../../../src/http/pages/reference.js';
 import { contract, type Node } from '../../../src/shared/contract.js';
 import { startTestAppWithCatalog, type TestApp } from '../../support/app.js';
-
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 describe('pages: the landing page, the API reference and the contract, without a key', function () {
   this.timeout(120_000);
@@ -111,7 +109,7 @@ describe('pages: the landing page, the API reference and the contract, without a
     expect(await json.json()).to.deep.equal(contract());
   });
 
-  it('still asks for a key on the API, and answers an unknown page 404 in the envelope', async () => {
+  it('still asks for a key on the API and on a path that is no page', async () => {
     expect((await get('/v1/jobs')).status).to.equal(401);
     const missing = await get('/nothing-here');
     expect(missing.status).to.equal(401);

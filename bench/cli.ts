@@ -5,10 +5,16 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
+/**
+ * How to start the CLI: from its TypeScript through tsx, or, when the test suite runs the benchmark's smoke
+ * run, the suite's transpiled build of it (JPS_TEST_CLI, see test/support/cli-build.ts), which starts sooner.
+ */
+export const cliCommand = (): string[] => (process.env.JPS_TEST_CLI ? [process.env.JPS_TEST_CLI] : ['--import', 'tsx', 'src/cli/main.ts']);
+
 /** Runs `npm run cli -- <args> --json`; progress goes to this process's stderr. */
 export function runCliJson(args: string[]): Promise<Record<string, unknown>> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args, '--json'], {
+    const child = spawn(process.execPath, [...cliCommand(), ...args, '--json'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -64,8 +64,9 @@ const exports: ExportRun[] = [];
 if (!values['skip-http']) {
   const snapshot = join(catalog.snapshotsDir, 'catalog', (await readFile(join(catalog.snapshotsDir, 'catalog', 'LATEST'), 'utf8')).trim());
   const sample = await sampleCatalog(snapshot);
-  const service = await startBenchService(catalog);
-  const peer = values['skip-pg'] ? null : await startPgPeer(snapshot);
+  // Every scenario is measured with 1 and 4 clients, each after a warm-up: the seconds of load in the run.
+  const loadSeconds = scenarios({ url: '', key: '' }, sample, ['']).length * 2 * (Math.min(1, seconds) + seconds);
+  const [service, peer] = await Promise.all([startBenchService(catalog, loadSeconds), values['skip-pg'] ? null : startPgPeer(snapshot)]);
   try {
     for (const scenario of scenarios(service, sample, await feedStarts(service))) {
       let i = 0;

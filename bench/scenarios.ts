@@ -88,7 +88,7 @@ function keyScenarios(url: string, auth: { authorization: string }): Scenario[] 
   ];
 }
 
-export function scenarios(service: BenchService, sample: CatalogSample | null, feedStarts: string[] = []): Scenario[] {
+export function scenarios(service: Pick<BenchService, 'url' | 'key'>, sample: CatalogSample | null, feedStarts: string[] = []): Scenario[] {
   const auth = { authorization: `Bearer ${service.key}` };
   const get = (path: string, peer?: PeerQuery) => ({
     request: { url: `${service.url}${path}`, method: 'GET' as const, headers: auth },

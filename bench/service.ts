@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { runCliJson, ROOT } from './cli.js';
+import { cliCommand, runCliJson, ROOT } from './cli.js';
 
 export interface BenchService {
   url: string;
@@ -15,15 +15,21 @@ export interface BenchService {
   close(): Promise<void>;
 }
 
-/** Accounts for the load: 60 requests a minute each, 2,000 requests a second at most. */
-const ACCOUNTS = 2000;
+/** The most requests a second the load reaches (four clients on the cheapest route), with room to spare. */
+const PEAK_PER_SECOND = 2000;
 
-export async function startBenchService(dirs: { snapshotsDir: string; dataDir: string }): Promise<BenchService> {
+/**
+ * Accounts enough for the load: each admits 60 requests a minute, and the load may run at its peak for a
+ * minute, or for `loadSeconds` when the whole run is shorter (the smoke run: about ten seconds).
+ */
+export const accountsFor = (loadSeconds: number) => Math.ceil((PEAK_PER_SECOND * Math.min(60, loadSeconds)) / 60);
+
+export async function startBenchService(dirs: { snapshotsDir: string; dataDir: string }, loadSeconds = 60): Promise<BenchService> {
   const data = ['--data-dir', dirs.dataDir];
   const account = await runCliJson(['accounts', 'create', '--plan', 'paid-500k', '--name', 'bench', ...data]);
   const issued = await runCliJson(['keys', 'create', '--account', String(account.account_id), ...data]);
   const keys = await new Promise<string[]>((resolve, reject) => {
-    const maker = spawn(process.execPath, ['--import', 'tsx', 'bench/accounts.ts', dirs.dataDir, String(ACCOUNTS)], {
+    const maker = spawn(process.execPath, ['--import', 'tsx', 'bench/accounts.ts', dirs.dataDir, String(accountsFor(loadSeconds))], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -35,20 +41,7 @@ export async function startBenchService(dirs: { snapshotsDir: string; dataDir: s
   });
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'serve',
-      '--json',
-      '--port',
-      '0',
-      '--log-level',
-      'silent',
-      ...data,
-      '--snapshots-dir',
-      dirs.snapshotsDir,
-    ],
+    [...cliCommand(), 'serve', '--json', '--port', '0', '--log-level', 'silent', ...data, '--snapshots-dir', dirs.snapshotsDir],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,7 +1,7 @@
 // Refuses at the edge, before validation, the input no handler, store or engine may see: a NUL character
 // or an unpaired UTF-16 surrogate in a query string or a JSON body (PostgreSQL text and jsonb cannot hold
 // them), and a number in a query string written other than in plain decimal digits (the validator reads
-// query values with Number(), which takes 0x10, 1e1, +10 and " 10").
+// query values with Number(), which takes 0x10, 1e1, +10 and " 10") or too long to be a finite number.
 
 import type { NextFunction, Request, Response } from 'express';
 import { invalidRequest } from '../errors.js';
@@ -45,8 +45,12 @@ function checkNumbers(req: Request): void {
   for (const [name, kind] of numeric) {
     const raw: unknown = req.query[name];
     for (const value of Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]) {
-      if (typeof value === 'string' && PLAIN[kind].test(value)) continue;
       const shown = JSON.stringify(String(value).slice(0, 40));
+      // Over 308 digits Number() reads Infinity, which the validator lets through and no engine can take.
+      if (typeof value === 'string' && PLAIN[kind].test(value)) {
+        if (Number.isFinite(Number(value))) continue;
+        throw invalidRequest(`query parameter '${name}' is a number too large to read (${value.length} digits); got ${shown}.`);
+      }
       throw invalidRequest(
         kind === 'integer'
           ? `query parameter '${name}' must be a whole number in plain decimal digits, e.g. ${name}=25; got ${shown}.`

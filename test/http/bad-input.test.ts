@@ -148,6 +148,12 @@ describe('bad input never answers 5xx', function () {
       }
     });
 
+    it('answers 400 naming the parameter for plain digits too many to be a finite number (found by the property test)', async () => {
+      for (const route of routes.slice(0, 4))
+        expectInvalid(await app.api.get(`${route}limit=${'9'.repeat(400)}`, { key }), `'limit'`, 'too large');
+      expectInvalid(await app.api.get(`/v1/jobs?pay_min=${'9'.repeat(309)}.5`, { key }), `'pay_min'`, 'too large');
+    });
+
     it('answers 400 naming pay_min for a number that is not plain decimal', async () => {
       for (const value of ['1e3', '0x10', '+5', 'Infinity']) {
         expectInvalid(await app.api.get(`/v1/jobs?pay_min=${encodeURIComponent(value)}`, { key }), `'pay_min'`);

@@ -59,10 +59,10 @@ $$;
 -- Admission (DESIGN.md 6: key → rate window → monthly requests → handler): refuses with outcome
 -- 'window', 'requests' (monthly requests used up) or 'daily' (requests model: the key's free units are
 -- used up and neither the prepaid balance nor overage within its limit can pay for one more unit;
--- getting one job never counts), using nothing; otherwise takes one request of the window and of the
--- month and writes the request's ledger row, pending. Every call counts one monthly request (spec 8.3
--- rule 2); a request outside the window (p_windowed false: PUT /v1/account/overage, spec 4.10 rule 7)
--- takes none of the window. p_counted false takes nothing at all: a look at where the account stands
+-- getting one job never counts), using nothing (a refusal is only counted, in refusals); otherwise takes
+-- one request of the window and of the month and writes the request's ledger row, pending. Every call
+-- counts one monthly request (spec 8.3 rule 2); a request outside the window (p_windowed false:
+-- PUT /v1/account/overage, spec 4.10 rule 7) takes none of the window. p_counted false takes nothing at all: a look at where the account stands
 -- (MCP get_usage, run in a transaction that is rolled back). Prices are the caller's (src/metering/meter.ts
 -- holds them): p_unit_micros is the least this request can cost in the requests model, one request unit
 -- of its class (0: never paid, as the account's settings, or no unit, as getting one job); p_prepaid_ok:
@@ -140,6 +140,10 @@ BEGIN
     IF v_outcome <> 'window' AND p_windowed THEN
       UPDATE rate_windows SET used = used - 1 WHERE account_id = p_account;
     END IF;
+    -- Counted for analytics (refused), under the window row's lock like everything else here.
+    INSERT INTO refusals AS r (account_id, day, route_class, api_key_id, refused)
+    VALUES (p_account, (p_at AT TIME ZONE 'UTC')::date, p_class, p_key, 1)
+    ON CONFLICT (account_id, day, route_class, api_key_id) DO UPDATE SET refused = r.refused + 1;
     RETURN QUERY SELECT v_outcome, least(v_used, p_window_limit), v_start + make_interval(secs => p_window_seconds),
       v_requests, greatest(v_left, 0), v_records, v_reserved;
     RETURN;

@@ -32,13 +32,26 @@ ORDER BY segment_id;
 
 -- name: daily
 -- Per UTC day (and group) of an account's rows still in the store: what analytics adds to the segments.
--- requests: those that used a monthly request (not the 429s, nor the requests never answered).
-SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date,
-       CASE $4::text WHEN 'route_class' THEN route_class WHEN 'api_key_id' THEN api_key_id END AS grp,
-       count(*) FILTER (WHERE counted) AS requests, coalesce(sum(records_charged), 0) AS records,
-       count(*) FILTER (WHERE status >= 400) AS errors, coalesce(sum(overage_micros), 0) AS overage_micros
-FROM ledger
-WHERE account_id = $1 AND occurred_at >= $2 AND occurred_at < $3
+-- requests: those that used a monthly request (not the 429s, nor the requests never answered). refused:
+-- the 429s, those answered data_limit_exceeded (in the ledger) and those refused at admission (refusals).
+SELECT date, grp, sum(requests) AS requests, sum(records) AS records, sum(errors) AS errors, sum(refused) AS refused,
+       sum(overage_micros) AS overage_micros
+FROM (
+  SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date,
+         CASE $4::text WHEN 'route_class' THEN route_class WHEN 'api_key_id' THEN api_key_id END AS grp,
+         count(*) FILTER (WHERE counted) AS requests, coalesce(sum(records_charged), 0) AS records,
+         count(*) FILTER (WHERE status >= 400) AS errors, count(*) FILTER (WHERE status = 429) AS refused,
+         coalesce(sum(overage_micros), 0) AS overage_micros
+  FROM ledger
+  WHERE account_id = $1 AND occurred_at >= $2 AND occurred_at < $3
+  GROUP BY 1, 2
+  UNION ALL
+  SELECT to_char(day, 'YYYY-MM-DD'), CASE $4::text WHEN 'route_class' THEN route_class WHEN 'api_key_id' THEN api_key_id END,
+         0, 0, 0, sum(refused), 0
+  FROM refusals
+  WHERE account_id = $1 AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date AND day < ($3::timestamptz AT TIME ZONE 'UTC')::date
+  GROUP BY 1, 2
+) AS days
 GROUP BY 1, 2;
 
 -- name: begin_segments

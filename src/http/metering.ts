@@ -140,12 +140,12 @@ export async function settleError(ctx: AppContext, res: Response, status: number
 }
 
 /**
- * Sends a successful JSON body of `records` records, charged first (see charge). A GET carries the body's
- * ETag; when If-None-Match names it, the answer is 304 with no body, charged nothing (spec 8.2: a
- * response without records uses none; in the requests model it is not paid either): the call still
- * counts one request.
+ * Sends a successful body of `records` records (JSON unless `type` says otherwise), charged first (see
+ * charge). A GET carries the body's ETag; when If-None-Match names it, the answer is 304 with no body,
+ * charged nothing (spec 8.2: a response without records uses none; in the requests model it is not paid
+ * either): the call still counts one request.
  */
-export async function sendCharged(ctx: AppContext, res: Response, records: number, body: string): Promise<void> {
+export async function sendCharged(ctx: AppContext, res: Response, records: number, body: string, type = 'json'): Promise<void> {
   if (isConditional(res.req, res)) {
     const etag = etagOf(body);
     res.setHeader('ETag', etag);
@@ -155,7 +155,7 @@ export async function sendCharged(ctx: AppContext, res: Response, records: numbe
       return;
     }
   }
-  if (await charge(ctx, res, records)) res.type('json').send(body);
+  if (await charge(ctx, res, records)) res.type(type).send(body);
 }
 
 /** Sends a successful JSON body that holds no records (counts, usage, export records), paid first in the requests model. */

@@ -73,6 +73,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/companies/:companyId', routeClass: 'companies', handler: (h) => h.companies.one },
   // GET /v1/jobs with company_id set by the path: priced as that list.
   { method: 'GET', path: '/v1/companies/:companyId/jobs', routeClass: listOrSearch(query, 'query'), handler: (h) => h.jobs.companyJobs },
+  { method: 'GET', path: '/v1/account', routeClass: 'account', handler: (h) => h.account.get },
   { method: 'PUT', path: '/v1/account/overage', routeClass: 'account', handler: (h) => h.account.putOverage },
   { method: 'GET', path: '/v1/usage/requests', routeClass: 'usage', handler: (h) => h.usage.requests },
   { method: 'GET', path: '/v1/usage/analytics', routeClass: 'usage', handler: (h) => h.usage.analytics },

@@ -82,6 +82,8 @@ export interface SegmentDay {
   requests: number;
   records: number;
   errors: number;
+  /** Requests answered 429 (ledger-read.ts: data_limit_exceeded; the store adds those refused at admission). */
+  refused: number;
   micros: number;
 }
 
@@ -100,18 +102,19 @@ export async function readDaily(
   const group = groupBy === null ? 'NULL' : GROUPS[groupBy];
   const rows = await engine.rows(
     `SELECT strftime(occurred_at AT TIME ZONE 'UTC', '%Y-%m-%d') AS date, ${group} AS grp, count(*) FILTER (WHERE ${COUNTED}), sum(records_charged),
-            count(*) FILTER (WHERE status >= 400), sum(overage_micros)
+            count(*) FILTER (WHERE status >= 400), count(*) FILTER (WHERE status = 429), sum(overage_micros)
      FROM ${readSegments('$files')}
      WHERE account_id = $account AND occurred_at >= $from::TIMESTAMPTZ AND occurred_at < $to::TIMESTAMPTZ
      GROUP BY ALL`,
     { files: listValue(files), account: accountId, from: from.toISOString(), to: to.toISOString() },
   );
-  return rows.map(([date, grp, requests, records, errors, micros]) => ({
+  return rows.map(([date, grp, requests, records, errors, refused, micros]) => ({
     date: date as string,
     group: (grp as string | null) ?? null,
     requests: Number(requests),
     records: Number(records),
     errors: Number(errors),
+    refused: Number(refused),
     micros: Number(micros),
   }));
 }

@@ -39,6 +39,7 @@ export interface DailyRow {
   requests: number;
   records: number;
   errors: number;
+  refused: number;
   overage_usd: number;
 }
 
@@ -154,6 +155,7 @@ export class Ledger {
         requests: string;
         records: string;
         errors: string;
+        refused: string;
         overage_micros: string;
       }>(SQL.daily, [accountId, from, to, groupBy]),
       segments: await tx.query<SegmentRef>(SQL.durable_segments, [first, last]),
@@ -164,6 +166,7 @@ export class Ledger {
       requests: Number(r.requests),
       records: Number(r.records),
       errors: Number(r.errors),
+      refused: Number(r.refused),
       micros: Number(r.overage_micros),
     }));
     if (segments.length > 0)
@@ -266,10 +269,11 @@ function sumDays(days: SegmentDay[], grouped: boolean): DailyRow[] {
   const totals = new Map<string, SegmentDay>();
   for (const d of days) {
     const key = `${d.date}\u0000${d.group ?? ''}`;
-    const t = totals.get(key) ?? { date: d.date, group: d.group, requests: 0, records: 0, errors: 0, micros: 0 };
+    const t = totals.get(key) ?? { date: d.date, group: d.group, requests: 0, records: 0, errors: 0, refused: 0, micros: 0 };
     t.requests += d.requests;
     t.records += d.records;
     t.errors += d.errors;
+    t.refused += d.refused;
     t.micros += d.micros;
     totals.set(key, t);
   }
@@ -281,6 +285,7 @@ function sumDays(days: SegmentDay[], grouped: boolean): DailyRow[] {
       requests: t.requests,
       records: t.records,
       errors: t.errors,
+      refused: t.refused,
       overage_usd: t.micros / 1e6,
     }));
 }

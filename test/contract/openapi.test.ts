@@ -22,6 +22,8 @@ const SPEC_ROUTES = [
   'GET /v1/usage/requests',
   'GET /v1/usage/analytics',
 ];
+/** Routes this service adds to the spec's: where the account stands, for the usage dashboard (issue 21). */
+const ADDED_ROUTES = ['GET /v1/account'];
 
 function documentedRoutes(): string[] {
   const methods = ['get', 'put', 'post', 'delete', 'patch'];
@@ -39,9 +41,9 @@ describe('openapi.yaml', () => {
   });
   after(() => app.close());
 
-  it('describes the 17 routes of spec section 4 under /v1, and /healthz', () => {
+  it('describes the 17 routes of spec section 4 under /v1, the routes it adds, and /healthz', () => {
     const routes = documentedRoutes();
-    expect(routes.filter((r) => r.includes(' /v1/')).sort()).to.deep.equal([...SPEC_ROUTES].sort());
+    expect(routes.filter((r) => r.includes(' /v1/')).sort()).to.deep.equal([...SPEC_ROUTES, ...ADDED_ROUTES].sort());
     expect(routes).to.include('GET /healthz');
     expect((openapi as unknown as { info: { version: string } }).info.version).to.equal('0.1.0');
   });
@@ -63,7 +65,7 @@ describe('openapi.yaml', () => {
       '{companyId}': '00000000-0000-4000-8000-000000000000',
       '{n}': '1',
     };
-    for (const route of SPEC_ROUTES) {
+    for (const route of [...SPEC_ROUTES, ...ADDED_ROUTES]) {
       const [method, template] = route.split(' ') as [string, string];
       const path = template.replace(/\{[^}]+\}/g, (p) => sample[p]!);
       const body =

@@ -124,6 +124,9 @@ function wayTo(method: string, path: string, status: string): Way {
         return send(c, method, path, { key, noWait: true });
       },
     },
+    'GET /v1/account 503': {
+      unreachable: 'listed as for every route; no condition of this route answers it (a state store that fails answers 500)',
+    },
     'PUT /v1/account/overage 503': {
       unreachable: 'listed by spec 4.10 rule 6; no condition of this route answers it (a state store that fails answers 500)',
     },

@@ -23,8 +23,8 @@ interface UsageEvent {
   settlement_status: string;
 }
 interface Analytics {
-  data: { date: string; group?: string; requests: number; records: number; errors: number; overage_usd: number }[];
-  totals: { requests: number; records: number; errors: number; overage_usd: number };
+  data: { date: string; group?: string; requests: number; records: number; errors: number; refused: number; overage_usd: number }[];
+  totals: { requests: number; records: number; errors: number; refused: number; overage_usd: number };
 }
 
 const NOW = new Date('2026-11-25T10:00:30Z');
@@ -520,13 +520,14 @@ describe('metering', function () {
       await settled();
       // Per day and route class, leaving out the usage routes: reading the ledger adds rows of its own.
       const expected = async () => {
-        const byDay = new Map<string, { requests: number; records: number; errors: number }>();
+        const byDay = new Map<string, { requests: number; records: number; errors: number; refused: number }>();
         for (const e of await listAll(key)) {
           const k = `${e.occurred_at.slice(0, 10)} ${e.route_class}`;
-          const t = byDay.get(k) ?? { requests: 0, records: 0, errors: 0 };
+          const t = byDay.get(k) ?? { requests: 0, records: 0, errors: 0, refused: 0 };
           t.requests++;
           t.records += e.records_charged;
           if ((e.status ?? 0) >= 400) t.errors++;
+          if (e.status === 429) t.refused++;
           byDay.set(k, t);
         }
         return [...byDay]
@@ -615,6 +616,67 @@ describe('metering', function () {
       expect(body.data.filter((r) => r.group !== 'usage').map((r) => [r.date, r.requests, r.records])).to.deep.equal([
         ['2026-11-25', 1, 2],
       ]);
+    });
+
+    it('counts the 429s of each day: those refused at admission, which the ledger does not list, and data_limit_exceeded', async () => {
+      const { key } = await app.account({ plan: 'free' });
+      app.setNow(new Date('2026-11-24T09:00:00Z'));
+      for (let i = 0; i < 30; i++) expect((await app.api.get('/v1/jobs/count', { key, ...noWait })).status).to.equal(200);
+      for (let i = 0; i < 2; i++) expect((await app.api.get('/v1/jobs/count', { key, ...noWait })).status).to.equal(429);
+      app.setNow(NOW);
+      // 1,000 records a month on the free plan: a page of 250 five times, the fifth refused whole.
+      for (let i = 0; i < 4; i++) expect((await app.api.get('/v1/jobs?limit=250&fields=job_id,title', { key })).status).to.equal(200);
+      const over = await app.api.get<ErrorBody>('/v1/jobs?limit=250&fields=job_id,title', { key });
+      expect(over.body.error.code).to.equal('data_limit_exceeded');
+      await settled();
+      const body = (await app.api.get<Analytics>('/v1/usage/analytics?start=2026-11-24&end=2026-11-25&group_by=route_class', { key })).body;
+      const rows = body.data
+        .filter((r) => r.group !== 'usage')
+        .map(({ date, group, requests, errors, refused }) => [date, group, requests, errors, refused]);
+      expect(rows).to.deep.equal([
+        ['2026-11-24', 'jobs_count', 30, 0, 2],
+        ['2026-11-25', 'jobs_list', 4, 1, 1],
+      ]);
+      expect(body.totals.refused).to.equal(3);
+      // Refused at admission: no ledger row, no request used.
+      expect((await listAll(key)).filter((e) => e.status === 429)).to.have.length(1);
+    });
+
+    it('answers the analytics as CSV with Accept: text/csv, the same rows as the JSON, as a download', async () => {
+      const { key } = await app.account({ plan: 'paid-5k' });
+      for (const at of ['2026-11-23T08:00:00Z', '2026-11-25T10:00:30Z']) {
+        app.setNow(new Date(at));
+        await app.api.get('/v1/jobs?limit=4', { key });
+        await app.api.get('/v1/jobs/nope', { key });
+      }
+      await settled();
+      for (const group of ['', '&group_by=route_class']) {
+        const path = `/v1/usage/analytics?start=2026-11-01&end=2026-11-30${group}`;
+        const json = (await app.api.get<Analytics>(path, { key })).body;
+        await settled();
+        const csv = await app.api.get<string>(path, { key, headers: { accept: 'text/csv' } });
+        expect(csv.status).to.equal(200);
+        expect(csv.headers.get('content-type')).to.equal('text/csv; charset=utf-8');
+        expect(csv.headers.get('vary')).to.match(/Accept/i);
+        expect(csv.headers.get('content-disposition')).to.match(
+          group
+            ? /^attachment; filename="?usage-analytics-2026-11-01-to-2026-11-30-by-route_class\.csv"?$/
+            : /^attachment; filename="?usage-analytics-2026-11-01-to-2026-11-30\.csv"?$/,
+        );
+        const [head, ...lines] = csv.body.trimEnd().split('\n');
+        const columns = head!.split(',');
+        expect(columns).to.deep.equal(['date', ...(group ? ['group'] : []), 'requests', 'records', 'errors', 'refused', 'overage_usd']);
+        const rows = lines.map((line): Record<string, string | number> =>
+          Object.fromEntries(line.split(',').map((v, i) => [columns[i]!, /^[\d.]+$/.test(v) ? Number(v) : v])),
+        );
+        // The JSON read was one more usage request of today: the CSV counts it.
+        const expected = json.data.map((r) =>
+          r.group === 'usage' || (!group && r.date === '2026-11-25') ? { ...r, requests: r.requests + 1 } : r,
+        );
+        expect(rows).to.deep.equal(expected);
+      }
+      const plain = await app.api.get('/v1/usage/analytics', { key });
+      expect(plain.headers.get('content-type')).to.match(/^application\/json/);
     });
 
     it('refuses bad parameters with 400 naming them', async () => {

@@ -1,13 +1,14 @@
 // The usage routes (spec 4.11, DESIGN.md 5): the account's request ledger, page by page, and daily
 // aggregates. Both read the rows still in the state store and the Parquet segments of the ledger.
 
+import { stringify } from 'csv-stringify/sync';
 import type { Request, Response } from 'express';
 import { invalidRequest } from '../../errors.js';
 import { digest } from '../../shared/cursor.js';
 import { parseDateTime } from '../../query/dates.js';
 import { callerOf } from '../auth.js';
 import type { AppContext } from '../../context.js';
-import { sendJson } from '../metering.js';
+import { sendCharged, sendJson } from '../metering.js';
 import { requestIdOf } from '../request-id.js';
 
 /** A usage cursor lives 60 minutes from the first page's capture (spec 4.12 rule 4). */
@@ -134,10 +135,16 @@ async function analytics(ctx: AppContext, req: Request, res: Response): Promise<
       requests: t.requests + r.requests,
       records: t.records + r.records,
       errors: t.errors + r.errors,
+      refused: t.refused + r.refused,
       overage_usd: t.overage_usd + r.overage_usd,
     }),
-    { requests: 0, records: 0, errors: 0, overage_usd: 0 },
+    { requests: 0, records: 0, errors: 0, refused: 0, overage_usd: 0 },
   );
   totals.overage_usd = Math.round(totals.overage_usd * 1e6) / 1e6;
-  await sendJson(ctx, res, { data, totals });
+  res.vary('Accept');
+  if (req.accepts(['application/json', 'text/csv']) !== 'text/csv') return sendJson(ctx, res, { data, totals });
+  // The rows as a download (openapi.yaml: the text/csv answer of Analytics).
+  const columns = [...(groupBy ? ['group'] : []), 'requests', 'records', 'errors', 'refused', 'overage_usd'];
+  res.attachment(`usage-analytics-${first}-to-${last}${groupBy ? `-by-${groupBy}` : ''}.csv`);
+  await sendCharged(ctx, res, 0, stringify(data, { header: true, columns: ['date', ...columns] }), 'text/csv; charset=utf-8');
 }

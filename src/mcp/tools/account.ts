@@ -1,13 +1,13 @@
 // The MCP tools over the account: get_usage, set_overage and set_confirmation_level. None takes a request.
 
 import { componentSchema, object, type JsonSchema } from '../schemas.js';
-import { overageStatus, setOverage } from '../../metering/overage.js';
-import { DAILY_FREE_UNITS } from '../../metering/prices.js';
-import { PLANS } from '../../metering/plans.js';
+import { setOverage } from '../../metering/overage.js';
+import { accountStanding } from '../../metering/standing.js';
 import { CONFIRMATION_LEVELS, type ConfirmationLevel } from '../session.js';
 import type { Tool } from '../tool.js';
 
-const count = (description: string): JsonSchema => ({ type: 'integer', minimum: 0, description });
+/** What GET /v1/account answers (openapi.yaml: Account); get_usage adds the session's confirmation level. */
+const STANDING = componentSchema('Account') as { properties: Record<string, JsonSchema>; required: string[] };
 const LEVEL: JsonSchema = {
   type: 'string',
   enum: [...CONFIRMATION_LEVELS],
@@ -22,42 +22,7 @@ const getUsage: Tool = {
     "Where the account stands: the request window, this month's API requests (with carry-over) and records, or in the requests model this key's free request units of the day, " +
     'the overage setting and its use this month, and the confirmation level of this session. Uses no requests.',
   inputSchema: object({}),
-  outputSchema: object(
-    {
-      billing_model: { type: 'string', enum: ['records', 'requests'] },
-      plan: { type: 'string' },
-      window: object(
-        {
-          limit: count('Requests per 60 seconds.'),
-          used: count('Used in the current window.'),
-          resets_at: { type: 'string', format: 'date-time' },
-        },
-        ['limit', 'used', 'resets_at'],
-      ),
-      requests: object(
-        {
-          used: count('Requests used this month (records model) or free request units used today by this key (requests model).'),
-          remaining: count(
-            'Requests left, with the unused requests carried over from the last 12 months (records model), or free units left today.',
-          ),
-        },
-        ['used', 'remaining'],
-      ),
-      records: object(
-        {
-          used: count('Records charged this month.'),
-          limit: count("The plan's monthly records."),
-          reserved: count('Records set aside for exports still running.'),
-          resets_at: { type: 'string', format: 'date-time' },
-        },
-        ['used', 'limit', 'reserved', 'resets_at'],
-      ),
-      prepaid_usd: { type: 'number', minimum: 0, description: 'Prepaid balance of the requests model.' },
-      overage: componentSchema('OverageStatus'),
-      confirmation_level: LEVEL,
-    },
-    ['billing_model', 'plan', 'window', 'requests', 'overage', 'confirmation_level'],
-  ),
+  outputSchema: object({ ...STANDING.properties, confirmation_level: LEVEL }, [...STANDING.required, 'confirmation_level']),
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (_args, { ctx, caller, session }) => {
     const { account } = caller;
@@ -68,22 +33,8 @@ const getUsage: Tool = {
       windowed: false,
       counted: false,
     });
-    const records =
-      s.model === 'records'
-        ? { records: { used: s.recordsUsed, limit: s.recordsLimit, reserved: s.recordsReserved, resets_at: s.monthEnd.toISOString() } }
-        : {};
-    const prepaid = s.model === 'requests' ? { prepaid_usd: Number(account.prepaid_micros) / 1e6 } : {};
     return {
-      billing_model: s.model,
-      plan: PLANS[account.plan].id,
-      window: { limit: s.windowLimit, used: Math.min(s.windowUsed, s.windowLimit), resets_at: s.windowReset.toISOString() },
-      requests:
-        s.model === 'records'
-          ? { used: s.requestsUsed, remaining: s.requestsLeft }
-          : { used: Math.max(0, DAILY_FREE_UNITS - s.requestsLeft), remaining: s.requestsLeft },
-      ...records,
-      ...prepaid,
-      overage: await overageStatus(ctx.store, account, ctx.clock()),
+      ...(await accountStanding(ctx.store, account, s, ctx.clock())),
       confirmation_level: session.level,
     };
   },

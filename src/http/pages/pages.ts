@@ -20,8 +20,24 @@ const ASSET_CACHE = 'public, max-age=3600';
 /** The address the caller reached this server at (what the reference's samples call). */
 const baseOf = (req: Request) => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 
+/**
+ * What a page may load: its own server's scripts, styles and images only. Redoc draws its vendor's logo from
+ * a CDN (an <img> it always renders): refused here, so the reference makes no request elsewhere.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "img-src 'self' data:",
+  // Redoc (styled-components) sets styles from script.
+  "style-src 'self' 'unsafe-inline'",
+  // Redoc's search index runs in a worker made from a blob.
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 function html(res: Response, page: string): void {
-  res.status(200).type('html').set('Cache-Control', 'no-cache').send(page);
+  res.status(200).type('html').set('Cache-Control', 'no-cache').set('Content-Security-Policy', CONTENT_SECURITY_POLICY).send(page);
 }
 
 export function pagesRouter(ctx: AppContext): Router {

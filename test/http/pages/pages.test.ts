@@ -35,6 +35,8 @@ describe('pages: the landing page, the API reference and the contract, without a
     const page = await (await get('/docs')).text();
     const sources = [...page.matchAll(/(?:src|href|spec-url)="([^"]+)"/g)].map((m) => m[1]!);
     expect(sources).to.include('/assets/redoc.standalone.js').and.include('/docs/openapi.json');
+    // Redoc's one request elsewhere (its vendor's logo, from a CDN) is refused by the page's policy.
+    expect((await get('/docs')).headers.get('content-security-policy')).to.include("img-src 'self' data:");
     for (const source of sources) {
       expect(source, 'no asset from another host').to.match(/^\//);
       expect((await get(source)).status, source).to.equal(200);

@@ -14,6 +14,9 @@ const REFERENCE_DATA = [
   'src/search/stopwords.ts',
 ];
 
+/** The browser's globals the pages' scripts use (the `globals` package is not a dependency). */
+const BROWSER_GLOBALS = ['window', 'document', 'sessionStorage', 'fetch', 'URL', 'URLSearchParams', 'setTimeout', 'requestAnimationFrame'];
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', 'snapshots/', 'bench/results/', '.dependency-cruiser.cjs'] },
   js.configs.recommended,
@@ -42,4 +45,13 @@ export default tseslint.config(
   { files: ['test/**'], rules: { 'max-lines-per-function': 'off' } },
   { files: REFERENCE_DATA, rules: { '@stylistic/max-len': 'off' } },
   { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },
+  // The pages' own scripts run in the browser as they are (no build step): not type-checked, browser globals.
+  {
+    files: ['src/http/pages/assets/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: Object.fromEntries(BROWSER_GLOBALS.map((name) => [name, 'readonly'])),
+    },
+  },
 );

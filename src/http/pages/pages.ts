@@ -1,4 +1,5 @@
-// Pages a person opens, without a key: the landing page (/), the API reference (/docs, Redoc from npm)
+// Pages a person opens, without a key: the landing page (/), the API reference (/docs, Redoc from npm),
+// the usage dashboard (/dashboard: its script asks for the key and reads the API with it, uPlot from npm)
 // and the contract (/openapi.yaml, /openapi.json). Every asset is served from here: nothing from a CDN.
 
 import express, { type Request, type Response, type Router } from 'express';
@@ -6,13 +7,15 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { AppContext } from '../../context.js';
 import { contract, OPENAPI_FILE } from '../../shared/contract.js';
-import { docsPage, landingPage } from './html.js';
+import { dashboardPage, docsPage, landingPage } from './html.js';
 import { referenceDocument } from './reference.js';
 
 const resolve = createRequire(import.meta.url).resolve;
 /** Files of packages the pages load, by the name they are served under (/assets/<name>). */
 const VENDOR: Record<string, string> = {
   'redoc.standalone.js': resolve('redoc/bundles/redoc.standalone.js'),
+  'uPlot.iife.min.js': resolve('uplot/dist/uPlot.iife.min.js'),
+  'uPlot.min.css': resolve('uplot/dist/uPlot.min.css'),
 };
 const OWN_ASSETS = fileURLToPath(new URL('./assets/', import.meta.url));
 const ASSET_CACHE = 'public, max-age=3600';
@@ -27,7 +30,7 @@ const baseOf = (req: Request) => `${req.protocol}://${req.get('host') ?? 'localh
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "img-src 'self' data:",
-  // Redoc (styled-components) sets styles from script.
+  // Redoc (styled-components) and uPlot set styles from script.
   "style-src 'self' 'unsafe-inline'",
   // Redoc's search index runs in a worker made from a blob.
   "worker-src 'self' blob:",
@@ -48,6 +51,7 @@ export function pagesRouter(ctx: AppContext): Router {
     html(res, landingPage(baseOf(req), { watermark: catalog?.watermark ?? null, jobs: catalog?.manifest.counts.jobs ?? null }));
   });
   router.get('/docs', (_req, res) => html(res, docsPage()));
+  router.get('/dashboard', (_req, res) => html(res, dashboardPage()));
   router.get('/docs/openapi.json', (req, res) => {
     const base = baseOf(req);
     // One document per address the server is reached at (a handful): built once each.

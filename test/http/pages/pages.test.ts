@@ -1,13 +1,13 @@
-// The pages a person opens without a key: the landing page, the API reference and the contract. Their
-// assets all come from this server (the reference works offline); the reference carries a sample in curl,
-// JavaScript and Python for every operation of the contract, and the guides written for API users.
+// The pages a person opens without a key: the landing page, the API reference, the usage dashboard and the
+// contract. Their assets all come from this server (the reference works offline); the reference carries a sample
+// in curl, JavaScript and Python for every operation of the contract, and the guides written for API users.
 
 import { expect } from 'chai';
 import { GUIDES, METHODS } from '../../../src/http/pages/reference.js';
 import { contract, type Node } from '../../../src/shared/contract.js';
 import { startTestAppWithCatalog, type TestApp } from '../../support/app.js';
 
-describe('pages: the landing page, the API reference and the contract, without a key', function () {
+describe('pages: the landing page, the API reference, the usage dashboard and the contract, without a key', function () {
   this.timeout(120_000);
   let app: TestApp;
 
@@ -44,6 +44,21 @@ describe('pages: the landing page, the API reference and the contract, without a
     const script = await get('/assets/redoc.standalone.js', { 'accept-encoding': 'gzip' });
     expect(script.headers.get('content-encoding')).to.equal('gzip');
     expect(script.headers.get('cache-control')).to.include('max-age');
+  });
+
+  it('GET /dashboard needs no key, loads its script, uPlot and styles from this server only, under a policy that says so', async () => {
+    const res = await get('/dashboard');
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-security-policy')).to.include("default-src 'self'");
+    const page = await res.text();
+    expect(page).to.include('<input id="api-key" type="password"');
+    const sources = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(sources).to.include.members(['/assets/dashboard.js', '/assets/uPlot.iife.min.js', '/assets/uPlot.min.css', '/assets/pages.css']);
+    for (const source of sources) {
+      expect(source, 'no asset from another host').to.match(/^\//);
+      expect((await get(source)).status, source).to.equal(200);
+    }
+    expect((await get('/assets/dashboard.js')).headers.get('content-type')).to.match(/javascript/);
   });
 
   it('gives every operation of the contract a sample in curl, JavaScript (fetch) and Python (requests) calling this server', async () => {

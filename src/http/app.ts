@@ -1,6 +1,6 @@
 // The Express app, its middleware in request order (docs/lifecycle.md draws it):
 // request id → request log → compression (JSON answers and the pages' text, as Accept-Encoding asks) → CORS
-// (preflights answered here, without a key) → health and the pages (/, /docs, /openapi.yaml: no key) → API
+// (preflights answered here, without a key) → health and the pages (/, /docs, /dashboard, /openapi.yaml: no key) → API
 // key (failed-key throttle) → MCP at /mcp (its tools meter themselves) → JSON body read (its price can depend
 // on it) → admission (window, monthly requests, the price of the route's class) → known route (404, 405 with
 // Allow) → what was wrong with the body → edge input (NUL, surrogates, query numbers) → UUID case → OpenAPI

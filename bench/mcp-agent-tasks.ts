@@ -102,7 +102,7 @@ const catalogTasks: Task<Sample>[] = [
           await spend<Page>(a, 'search_jobs', {
             title: s.newest.phrase,
             state: s.newest.state,
-            has_pay: true,
+            more_filters: { has_pay: true },
             sort: 'updated',
             limit: 5,
             fields: ['job_id', 'title', 'employer_name', 'locations', 'postings'],
@@ -158,7 +158,8 @@ const catalogTasks: Task<Sample>[] = [
   task({
     id: 'boolean-title',
     goal: (s) => `How many jobs have "${s.boolean.either[0]}" or "${s.boolean.either[1]}" in the title, but not "${s.boolean.not}"?`,
-    agent: (a, s) => count(a, { title_advanced: `(${s.boolean.either[0]} OR ${s.boolean.either[1]}) AND NOT ${s.boolean.not}` }),
+    agent: (a, s) =>
+      count(a, { more_filters: { title_advanced: `(${s.boolean.either[0]} OR ${s.boolean.either[1]}) AND NOT ${s.boolean.not}` } }),
     check: async (answer, s, c) =>
       equalCheck(answer, await c.rest.count({ title_advanced: `(${s.boolean.either[0]} | ${s.boolean.either[1]}) & !${s.boolean.not}` })),
   }),
@@ -274,7 +275,7 @@ const catalogTasks: Task<Sample>[] = [
       ids(
         await allPages(a, {
           company: s.sync.name,
-          updated_since: s.yesterday,
+          more_filters: { updated_since: s.yesterday },
           currentness: CURRENTNESS,
           fields: ['job_id', 'currentness', 'job_updated_at'],
         }),
@@ -362,7 +363,7 @@ function docsTask(id: string, goal: string, query: string, guides: string[], ref
 
 const docsTasks: Task<Sample>[] = [
   docsTask('docs-429', 'What does a 429 mean?', '429 error', ['docs/usage-and-limits.md', 'docs/errors.md']),
-  docsTask('docs-filter-by-state', 'How do I filter jobs by state?', 'filter by state', ['docs/search.md'], /parameter state\b/),
+  docsTask('docs-filter-by-state', 'How do I filter jobs by state?', 'filter by state', ['docs/filters.md'], /parameter state\b/),
   docsTask('docs-export', 'How do I export jobs?', 'export jobs', ['docs/sync-and-exports.md']),
   docsTask('docs-overage', 'How does overage work?', 'overage billing', ['docs/usage-and-limits.md']),
   docsTask('docs-sync', 'How do I keep a copy in sync?', 'sync jobs', ['docs/sync-and-exports.md']),

@@ -1,12 +1,14 @@
-// Passages of the project's docs and OpenAPI contract, ranked by BM25 for the MCP search_docs tool.
+// Passages of the guides for API users (src/shared/guides.ts) and of the OpenAPI contract's descriptions,
+// ranked by BM25 for the MCP search_docs tool. The internals of docs/ (architecture, operations, decision
+// records...) are not indexed: an agent calling the API has no use for them.
 
-import { readdir, readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { load } from 'js-yaml';
 import { lexemes, tsvector } from '../search/analyze.js';
+import { GUIDES } from '../shared/guides.js';
 
 export interface Passage {
-  /** Where it comes from, relative to the project root: 'docs/usage-and-limits.md', 'docs/adr/0005-metering.md' or 'openapi.yaml'. */
+  /** Where it comes from, relative to the project root: a guide such as 'docs/usage-and-limits.md', or 'openapi.yaml'. */
   source: string;
   /**
    * A path of headings an agent can read as a title, e.g. 'Usage and limits › Monthly requests', or for
@@ -26,6 +28,25 @@ const K1 = 1.2;
 const B = 0.75;
 /** A word in a title says more about a passage than the same word in its body. */
 const TITLE_WEIGHT = 2;
+/**
+ * A guide's passage outweighs a contract passage that matches as well: the guides are written to answer a
+ * question, while the contract's descriptions are short notes on one field, which BM25's length
+ * normalisation favours.
+ */
+const GUIDE_BOOST = 1.5;
+/** A word the query gains from SYNONYMS counts for this much of a word the agent wrote. */
+const SYNONYM_WEIGHT = 0.5;
+/**
+ * Groups of phrases that name the same thing, in the words an agent asks with and the words the docs use.
+ * A query holding every word of one phrase of a group also looks for the words of the group's other phrases.
+ */
+const SYNONYMS: readonly (readonly string[])[] = [
+  ['429', 'too many requests', 'rate_limited', 'data_limit_exceeded'],
+  ['sync', 'change feed', 'keep a copy'],
+  ['export', 'bulk'],
+  ['overage', 'billing'],
+  ['filter', 'parameter'],
+];
 const MAX_CHARS = 1500;
 const SPEC_FILE = 'openapi.yaml';
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
@@ -210,6 +231,9 @@ function termCounts({ title, text }: Passage): { counts: Map<string, number>; le
   return { counts, length };
 }
 
+/** A passage of a guide rather than of the contract. */
+const isGuide = (passage: Passage) => passage.source !== SPEC_FILE;
+
 function compareHits(a: DocHit, b: DocHit): number {
   if (a.score !== b.score) return b.score - a.score;
   if (a.source !== b.source) return a.source < b.source ? -1 : 1;
@@ -234,16 +258,14 @@ export class DocsIndex {
     this.averageLength = this.lengths.reduce((sum, n) => sum + n, 0) / Math.max(1, passages.length);
   }
 
-  /** Reads every .md file under docs/ (recursively, including docs/adr) and openapi.yaml under rootDir. */
-  static async load(rootDir: string): Promise<DocsIndex> {
-    const docsDir = join(rootDir, 'docs');
-    const files = (await readdir(docsDir, { recursive: true })).filter((f) => f.endsWith('.md')).sort();
+  /** Reads the guides (file names under docs/; by default the guides for API users) and openapi.yaml under rootDir. */
+  static async load(rootDir: string, guides: readonly string[] = GUIDES): Promise<DocsIndex> {
     const out: Passage[] = [];
-    for (const file of files) {
-      const source = relative(rootDir, join(docsDir, file)).split(sep).join('/');
-      out.push(...markdownPassages(source, await readFile(join(docsDir, file), 'utf8')));
+    for (const guide of guides) {
+      const source = `docs/${guide}`;
+      out.push(...markdownPassages(source, await readFile(`${rootDir}/${source}`, 'utf8')));
     }
-    out.push(...openApiPassages(await readFile(join(rootDir, SPEC_FILE), 'utf8')));
+    out.push(...openApiPassages(await readFile(`${rootDir}/${SPEC_FILE}`, 'utf8')));
     return new DocsIndex(out);
   }
 
@@ -252,19 +274,102 @@ export class DocsIndex {
     return this.passages.length;
   }
 
-  /** The best `limit` passages for the query, best first; [] when no query word occurs anywhere. */
+  /**
+   * The best `limit` passages for the query, best first; [] when no query word occurs anywhere. The score is
+   * BM25 over the query's words and their synonyms (SYNONYMS, weighed less), times GUIDE_BOOST for a guide.
+   */
   search(query: string, limit: number): DocHit[] {
     const scores = new Map<number, number>();
     const n = this.passages.length;
-    for (const term of lexemes(query)) {
+    for (const [term, weight] of queryTerms(query)) {
       const list = this.postings.get(term) ?? [];
       const idf = Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5));
       for (const { passage, count } of list) {
         const norm = K1 * (1 - B + (B * this.lengths[passage]!) / this.averageLength);
-        scores.set(passage, (scores.get(passage) ?? 0) + (idf * count * (K1 + 1)) / (count + norm));
+        scores.set(passage, (scores.get(passage) ?? 0) + (weight * idf * count * (K1 + 1)) / (count + norm));
       }
     }
-    const hits = [...scores].map(([i, score]): DocHit => ({ ...this.passages[i]!, score }));
+    const hits = [...scores].map(([i, score]): DocHit => {
+      const passage = this.passages[i]!;
+      return { ...passage, score: isGuide(passage) ? score * GUIDE_BOOST : score };
+    });
     return hits.sort(compareHits).slice(0, Math.max(0, Math.floor(limit)));
   }
+
+  /**
+   * The passages titled `title` (a long section is several), whole: those the query matches first, best
+   * first, then the others in the order of their source; at most `limit`.
+   */
+  passage(title: string, query: string, limit: number): DocHit[] {
+    const scores = new Map(this.search(query, this.size).map((hit) => [`${hit.source}\n${hit.title}\n${hit.text}`, hit.score]));
+    const hits = this.passages
+      .filter((p) => p.title === title)
+      .map((p): DocHit => ({ ...p, score: scores.get(`${p.source}\n${p.title}\n${p.text}`) ?? 0 }));
+    return hits.sort((a, b) => b.score - a.score).slice(0, Math.max(0, Math.floor(limit)));
+  }
+}
+
+const SYNONYM_LEXEMES = SYNONYMS.map((group) => group.map((phrase) => lexemes(phrase)));
+
+/** The query's words (weight 1) and the words of the synonyms it names (SYNONYM_WEIGHT), as lexemes. */
+export function queryTerms(query: string): Map<string, number> {
+  const terms = new Map<string, number>(lexemes(query).map((term) => [term, 1]));
+  const asked = new Set(terms.keys());
+  for (const group of SYNONYM_LEXEMES) {
+    if (!group.some((phrase) => phrase.length > 0 && phrase.every((term) => asked.has(term)))) continue;
+    for (const term of group.flat()) if (!terms.has(term)) terms.set(term, SYNONYM_WEIGHT);
+  }
+  return terms;
+}
+
+// Excerpts -----------------------------------------------------------------------------------------
+
+/** Words as the parser sees them closely enough to find a query's lexemes in a text, with their offsets. */
+const WORD = /[\p{L}\p{N}_][\p{L}\p{N}_'’.-]*[\p{L}\p{N}_]|[\p{L}\p{N}_]/gu;
+
+/**
+ * At most `max` characters of `text` around the words of the query: the window holding the most distinct
+ * query words (then the most of them, then the earliest), widened back to the start of its line when that
+ * fits, cut between words, with "…" where text was left out. A text of at most `max` characters is whole.
+ */
+export function excerpt(text: string, query: string, max: number): string {
+  if (text.length <= max) return text;
+  const terms = queryTerms(query);
+  const hits: { at: number; end: number; term: string; weight: number }[] = [];
+  for (const match of text.matchAll(WORD)) {
+    for (const term of lexemes(match[0])) {
+      const weight = terms.get(term);
+      if (weight !== undefined) hits.push({ at: match.index, end: match.index + match[0].length, term, weight });
+    }
+  }
+  const room = max - 2; // an ellipsis at either end
+  let best = { start: 0, distinct: -1, total: -1 };
+  for (const [i, first] of hits.entries()) {
+    const seen = new Map<string, number>();
+    let total = 0;
+    for (const hit of hits.slice(i)) {
+      if (hit.end - first.at > room) break;
+      seen.set(hit.term, hit.weight);
+      total += hit.weight;
+    }
+    const distinct = [...seen.values()].reduce((sum, w) => sum + w, 0);
+    if (distinct > best.distinct || (distinct === best.distinct && total > best.total)) best = { start: first.at, distinct, total };
+  }
+  let start = best.start;
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  if (start - lineStart < room / 3) start = lineStart;
+  else start = text.lastIndexOf(' ', start - 1) + 1;
+  // Fill the window with text before the start when the passage ends too soon.
+  start = Math.max(0, Math.min(start, text.length - room));
+  if (start > 0 && !/\s/.test(text[start - 1]!)) {
+    const space = text.indexOf(' ', start);
+    start = space === -1 ? start : space + 1;
+  }
+  let end = Math.min(text.length, start + room);
+  if (end < text.length) {
+    const space = text.lastIndexOf(' ', end);
+    if (space > start) end = space;
+  }
+  const body = text.slice(start, end).trim();
+  return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
 }

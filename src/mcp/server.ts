@@ -21,8 +21,10 @@ import { throttlesOf, type ThrottleName } from '../shared/throttles.js';
 import type { Caller } from '../metering/keys.js';
 import { isDateOrDateTime } from '../query/dates.js';
 import type { McpSession } from './session.js';
+import type { JsonSchema } from './schemas.js';
 import type { Tool } from './tool.js';
 import { ACCOUNT_TOOLS } from './tools/account.js';
+import { filterHint } from './tools/filter-inputs.js';
 import { JOB_TOOLS } from './tools/jobs.js';
 import { readFileTool, searchDocsTool } from './tools/reading.js';
 
@@ -67,6 +69,18 @@ interface Entry {
 
 let registry: Map<string, Entry> | undefined;
 
+/**
+ * An output schema as listed: its properties and their types, without the words and the nesting, which the
+ * tool's description, list_fields and search_docs hold (the listing is what every agent reads before its
+ * first call). The tools' answers are tested against their whole schemas.
+ */
+function shapeOf(schema: JsonSchema): JsonSchema {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const typeOf = (s: JsonSchema) => (s.enum ? { enum: s.enum } : { type: s.type ?? 'object' });
+  return { type: 'object', properties: Object.fromEntries(Object.entries(properties).map(([name, s]) => [name, typeOf(s)])) };
+}
+const LISTED_OUTPUTS = new Map<string, unknown>();
+
 function tools(): Map<string, Entry> {
   if (registry) return registry;
   const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
@@ -77,6 +91,7 @@ function tools(): Map<string, Entry> {
   const exact = (schema: unknown) =>
     JSON.parse(JSON.stringify(schema), (k, v: unknown) => (k === 'multipleOf' && v === 0.01 ? undefined : v)) as object;
   registry = new Map(all.map((tool) => [tool.name, { tool, validate: ajv.compile(exact(tool.inputSchema)) }]));
+  for (const tool of all) LISTED_OUTPUTS.set(tool.name, shapeOf(tool.outputSchema));
   return registry;
 }
 
@@ -93,7 +108,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       title: tool.title,
       description: tool.description,
       inputSchema: tool.inputSchema as { type: 'object' },
-      outputSchema: tool.outputSchema as { type: 'object' },
+      outputSchema: LISTED_OUTPUTS.get(tool.name) as { type: 'object' },
       annotations: tool.annotations,
     })),
   }));
@@ -128,7 +143,7 @@ async function callTool(
     const throttle = THROTTLED[entry.tool.name];
     if (throttle) await throttlesOf(ctx).take(throttle, caller.account.account_id);
     const args = params.arguments ?? {};
-    if (!entry.validate(args)) throw invalidRequest(validationMessage(entry.validate.errors ?? []));
+    if (!entry.validate(args)) throw invalidRequest(validationMessage(entry.validate.errors ?? [], entry.tool));
     const result = await entry.tool.run(args, { ctx, session: options.session, caller, requestId });
     log({ status: 'ok' });
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
@@ -148,13 +163,20 @@ export function toolError(error: ApiError, requestId: string): { error: Record<s
   return { error: { ...body.error, http_status: error.status, ...(retryAfter ? { retry_after_seconds: Number(retryAfter) } : {}) } };
 }
 
-function validationMessage(errors: ErrorObject[]): string {
+/** What is wrong with the arguments, in plain words naming the input, with its example; never a pattern. */
+function validationMessage(errors: ErrorObject[], tool: Tool): string {
   const [first] = errors;
   if (!first) return 'The arguments are invalid.';
+  const inputs = (tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
+  if (first.keyword === 'additionalProperties') {
+    const name = (first.params as { additionalProperty: string }).additionalProperty;
+    return filterHint(name) ?? `${tool.name} takes no argument "${name}"; it takes ${Object.keys(inputs).join(', ')}.`;
+  }
   const where = first.instancePath === '' ? 'arguments' : first.instancePath.slice(1).replaceAll('/', '.');
-  if (first.keyword === 'additionalProperties')
-    return `Unknown argument "${(first.params as { additionalProperty: string }).additionalProperty}"; list_fields names the filters.`;
   if (first.keyword === 'enum')
     return `${where} must be one of: ${(first.params as { allowedValues: unknown[] }).allowedValues.join(', ')}.`;
-  return `${where} ${first.message ?? 'is invalid'}.`;
+  if (first.keyword === 'required') return `${tool.name} needs ${(first.params as { missingProperty: string }).missingProperty}.`;
+  const about = inputs[where.split('.')[0]!]?.description;
+  const said = first.keyword === 'pattern' || first.keyword === 'format' ? 'is not in the form it takes' : (first.message ?? 'is invalid');
+  return `${where} ${said}${typeof about === 'string' ? ` (${about})` : '.'}`;
 }

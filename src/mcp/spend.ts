@@ -55,12 +55,30 @@ export async function spend(call: ToolCall, spending: Spending, work: () => Prom
     // A call that was admitted finishes all its pages: nothing is admitted again, only the records charged.
     if (!(await ctx.meter.settle(ticket, { status: 200, records: spent.records }))) throw dataLimitExceeded(ticket, spent.records);
     const kept = await spent.keep?.();
-    return { status: 'done', ...spent.output, ...kept, charged: { requests: 1, records: spent.records } };
+    return {
+      status: 'done',
+      ...spent.output,
+      ...kept,
+      charged: { requests: 1, records: spent.records },
+      standing: standingAfter(ticket.standing),
+    };
   } catch (error) {
     await spent?.drop?.();
     if (!ticket.settled) await ctx.meter.settle(ticket, { status: asApiError(error).status, records: 0 });
     throw error;
   }
+}
+
+/**
+ * What is left after this call (tool results carry no headers: spec 8.5's figures, in a result): the
+ * request window, the month's requests (or the key's free units of the day) and records.
+ */
+function standingAfter(s: Standing): Record<string, number> {
+  return {
+    window_left: Math.max(0, s.windowLimit - s.windowUsed),
+    requests_left: s.requestsLeft,
+    ...(s.model === 'records' ? { records_left: Math.max(0, s.recordsLimit - s.recordsUsed - s.recordsReserved) } : {}),
+  };
 }
 
 /** The cost of the call when the session's level asks to confirm it; null to go ahead. */

@@ -76,9 +76,66 @@ describe('MCP tools over Streamable HTTP (/mcp)', function () {
       }
       const search = tools.find((t) => t.name === 'search_jobs')!;
       const props = search.inputSchema.properties as Record<string, { description?: string; maximum?: number; default?: number }>;
-      expect(props.title_advanced!.description).to.match(/Boolean title search/);
       expect(props.limit).to.include({ maximum: 25, default: 10 });
       expect(JSON.stringify(search.inputSchema)).to.not.include('$ref');
+    });
+
+    it('lists them in at most 12,000 characters, each input described with an example or its values, no alias among them', async () => {
+      const listing = await client.listTools();
+      expect(JSON.stringify(listing).length).to.be.at.most(12_000);
+      for (const tool of listing.tools) {
+        const inputs = Object.entries((tool.inputSchema.properties ?? {}) as Record<string, { description?: string; enum?: unknown[] }>);
+        for (const [name, schema] of inputs) {
+          expect(schema.description ?? '', `${tool.name}.${name}`).to.match(/e\.g\.|\w/);
+          expect(
+            /e\.g\./.test(schema.description ?? '') ||
+              schema.enum !== undefined ||
+              ['limit', 'cursor', 'confirm', 'save_to_file', 'job_id', 'file_id', 'offset'].includes(name),
+            `${tool.name}.${name}: an example`,
+          ).to.equal(true);
+          expect(schema.description ?? '', `${tool.name}.${name}`).not.to.match(/\^|\$\/|\[A-Z|percent-encode|query string/);
+        }
+        for (const alias of ['active', 'remote_type', 'published_since'])
+          expect(
+            inputs.map(([n]) => n),
+            tool.name,
+          ).not.to.include(alias);
+      }
+    });
+
+    it("says in each spending answer what is left: the window, the month's requests and records, as GET /v1/account counts them", async () => {
+      const page = output<Page & { standing: Record<string, number> }>(await call('search_jobs', { limit: 3 }));
+      await app.service.ctx.meter.idle();
+      const account = (
+        await app.api.get<{
+          window: { limit: number; used: number };
+          requests: { remaining: number };
+          records: { limit: number; used: number; reserved: number };
+        }>('/v1/account', { key })
+      ).body;
+      // GET /v1/account is one more request of the window and of the month; it returns no records.
+      expect(page.standing).to.deep.equal({
+        window_left: account.window.limit - account.window.used + 1,
+        requests_left: account.requests.remaining + 1,
+        records_left: account.records.limit - account.records.used - account.records.reserved,
+      });
+      expect(account.records.used).to.equal(3);
+    });
+
+    it('takes every other filter by name in more_filters, and says in plain words what is wrong with one', async () => {
+      const advanced = output<Page>(await call('search_jobs', { more_filters: { title_advanced: 'nurse | engineer' }, limit: 3 }));
+      const http = await app.api.get<{ data: Job[] }>('/v1/jobs?title_advanced=nurse%20%7C%20engineer&limit=3', { key });
+      expect(advanced.jobs).to.deep.equal(http.body.data);
+      expect(toolError(await call('search_jobs', { more_filters: { active: true } })).message).to.equal(
+        'more_filters has no filter named "active"; list_fields lists the filters.',
+      );
+      expect(toolError(await call('count_jobs', { more_filters: { has_pay: 'yes' } })).message).to.match(
+        /^more_filters\.has_pay is not a value/,
+      );
+      expect(toolError(await call('count_jobs', { state: 'Texas' })).message).to.equal(
+        'state is not a value this filter takes: e.g. "TX" (a U.S. state unless country says otherwise).',
+      );
+      expect(toolError(await call('count_jobs', { state: 'TX', more_filters: { state: 'CA' } })).message).to.match(/send it once/);
     });
   });
 
@@ -109,8 +166,20 @@ describe('MCP tools over Streamable HTTP (/mcp)', function () {
 
     it('refuses a page over 25, an unknown argument and a bad filter with invalid_request (http_status 400), spending nothing', async () => {
       expect(toolError(await call('search_jobs', { limit: 26 }))).to.include({ code: 'invalid_request', http_status: 400 });
-      expect(toolError(await call('search_jobs', { colour: 'red' })).message).to.match(/Unknown argument "colour"/);
-      expect(toolError(await call('search_jobs', { title_advanced: 'NOT nurse' })).message).to.match(/positive search term/);
+      expect(toolError(await call('search_jobs', { colour: 'red' })).message).to.match(
+        /^search_jobs takes no argument "colour"; it takes q, title/,
+      );
+      // A filter without an input of its own, and an alias of the HTTP API: the message says what to send.
+      expect(toolError(await call('search_jobs', { has_pay: true })).message).to.equal(
+        'has_pay goes in more_filters, e.g. {"more_filters": {"has_pay": ...}}; list_fields shows its rules.',
+      );
+      expect(toolError(await call('count_jobs', { remote_type: 'remote' })).message).to.equal(
+        'remote_type is not taken here: send work_arrangement instead, e.g. "remote".',
+      );
+      expect(toolError(await call('search_jobs', { limit: 'ten' })).message).to.equal('limit must be integer (Jobs per page, e.g. 5.)');
+      expect(toolError(await call('search_jobs', { more_filters: { title_advanced: 'NOT nurse' } })).message).to.match(
+        /positive search term/,
+      );
       expect(toolError(await call('search_jobs', { posted_since: 'yesterday' })).http_status).to.equal(400);
       expect((await usage()).requests.used).to.equal(0);
     });
@@ -218,8 +287,24 @@ describe('MCP tools over Streamable HTTP (/mcp)', function () {
       );
       expect(found.results).to.have.length(3);
       expect(found.results.some((r) => r.source === 'docs/sync-and-exports.md' || /changes/.test(r.title))).to.equal(true);
-      const params = output<{ results: { source: string }[] }>(await call('search_docs', { query: 'title_advanced boolean' }));
+      const params = output<{ results: { source: string }[] }>(
+        await call('search_docs', { query: 'download an export file with a Range header' }),
+      );
       expect(params.results.map((r) => r.source)).to.include('openapi.yaml');
+    });
+
+    it('search_docs answers 3 excerpts of at most 600 characters, the guide first; a title returns that passage whole', async () => {
+      type Docs = { results: { source: string; title: string; text: string; truncated: boolean }[] };
+      const found = output<Docs>(await call('search_docs', { query: 'how do I export jobs in bulk' }));
+      expect(found.results).to.have.length(3);
+      expect(found.results[0]!.source).to.equal('docs/sync-and-exports.md');
+      for (const r of found.results) expect(r.text.length).to.be.at.most(600);
+      const cut = found.results.find((r) => r.truncated)!;
+      expect(cut.text).to.match(/…/);
+      const whole = output<Docs>(await call('search_docs', { query: 'how do I export jobs in bulk', title: cut.title }));
+      expect(whole.results.length).to.be.at.least(1);
+      expect(whole.results.every((r) => r.title === cut.title && !r.truncated)).to.equal(true);
+      expect(whole.results.some((r) => r.text.length > 600 && r.text.includes(cut.text.replace(/^…|…$/g, '')))).to.equal(true);
     });
 
     it('counts one request per search_jobs, get_job and count_jobs call and none for the other tools', async () => {

@@ -4,10 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { contract, type Node } from '../../shared/contract.js';
+import { GUIDES } from '../../shared/guides.js';
 import { codeSamples } from './code-samples.js';
-
-/** The guides for people who call the API (not the architecture, operations or decision records). */
-export const GUIDES = ['search.md', 'sync-and-exports.md', 'usage-and-limits.md', 'errors.md', 'companies.md', 'mcp.md'];
 
 const DOCS = fileURLToPath(new URL('../../../docs/', import.meta.url));
 export const METHODS = ['get', 'put', 'post', 'delete', 'patch'];

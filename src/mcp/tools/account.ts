@@ -11,16 +11,15 @@ const STANDING = componentSchema('Account') as { properties: Record<string, Json
 const LEVEL: JsonSchema = {
   type: 'string',
   enum: [...CONFIRMATION_LEVELS],
-  description:
-    'always: every search_jobs, get_job and count_jobs call first answers with its cost; paid_only (the default): only calls that would bill money (overage records, paid request units); never: no call asks.',
+  description: 'always: every spending call first answers its cost; paid_only (default): only calls that bill money; never.',
 };
 
 const getUsage: Tool = {
   name: 'get_usage',
   title: 'Get usage and limits',
   description:
-    "Where the account stands: the request window, this month's API requests (with carry-over) and records, or in the requests model this key's free request units of the day, " +
-    'the overage setting and its use this month, and the confirmation level of this session. Uses no requests.',
+    "Where the account stands, as GET /v1/account: the request window, this month's requests and records used and left, " +
+    "the overage setting, and this session's confirmation level. Uses no requests.",
   inputSchema: object({}),
   outputSchema: object({ ...STANDING.properties, confirmation_level: LEVEL }, [...STANDING.required, 'confirmation_level']),
   annotations: { readOnlyHint: true, openWorldHint: false },
@@ -44,9 +43,15 @@ const setOverageTool: Tool = {
   name: 'set_overage',
   title: 'Set overage billing',
   description:
-    'Turns overage billing on or off and sets its monthly limit in US dollars (null clears it), as PUT /v1/account/overage. Paid plans with an active subscription only ' +
-    '(tool errors upgrade_required or no_active_subscription, 403). Uses no requests.',
-  inputSchema: componentSchema('OverageRequest'),
+    'Turns overage billing on or off and sets its monthly cap in US dollars, as PUT /v1/account/overage; ' +
+    'paid plans with an active subscription only. Uses no requests.',
+  inputSchema: {
+    ...object({
+      enabled: { type: 'boolean', description: 'true turns overage billing on, e.g. true.' },
+      monthlyLimitUsd: { type: ['number', 'null'], description: 'Monthly cap in US dollars, e.g. 50; null: no cap.' },
+    }),
+    minProperties: 1,
+  },
   outputSchema: componentSchema('OverageStatus'),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   run: async (args, { ctx, caller }) => ({
@@ -58,7 +63,7 @@ const setConfirmationLevel: Tool = {
   name: 'set_confirmation_level',
   title: 'Set when to confirm spending',
   description:
-    'Sets, for this session, which calls of search_jobs, get_job and count_jobs first answer with their cost and run only when called again with confirm: true. Uses no requests.',
+    'Sets which calls of search_jobs, get_job and count_jobs first answer their cost, to run when called again with confirm: true. Uses no requests.',
   inputSchema: object({ level: LEVEL }, ['level']),
   outputSchema: object({ level: LEVEL, message: { type: 'string' } }, ['level', 'message']),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -4,13 +4,13 @@
 import type { AppContext } from '../../context.js';
 import { invalidRequest } from '../../errors.js';
 import { isKeywordSearch, JOB_FIELDS, readFilters, readListOptions, type JobFilters, type ListOptions } from '../../jobs/filters.js';
-import { FILTER_INPUTS } from '../../jobs/filter-table.js';
 import { GROUP_BY, type GroupBy } from '../../jobs/service.js';
 import type { JobsSnapshot } from '../../jobs/snapshot.js';
-import { componentSchema, filterProperties, object, parameterDescription } from '../schemas.js';
+import { componentSchema, object } from '../schemas.js';
 import { spend, type Spent } from '../spend.js';
 import type { Tool, ToolCall } from '../tool.js';
-import { CONFIRM, jobSchema, spendingOutput, WATERMARK } from './outputs.js';
+import { ALL_FILTERS, FILTER_INPUTS, filtersOfArgs } from './filter-inputs.js';
+import { CONFIRM, JOB, JOBS, spendingOutput, WATERMARK } from './outputs.js';
 
 /** search_jobs pages (spec 8.6). */
 export const PAGE = { min: 1, max: 25, default: 10 };
@@ -23,50 +23,53 @@ const FILE_STEP = 250;
 const onCatalog = <T>(ctx: AppContext, work: (s: JobsSnapshot) => Promise<T>): Promise<T> =>
   ctx.publications.onCatalog((s) => work(s as JobsSnapshot));
 
-const LIST_OPTIONS = ['limit', 'cursor', 'sort', 'fields', 'include', 'save_to_file', 'confirm', 'group_by'];
-const filtersOf = (args: Record<string, unknown>): JobFilters =>
-  readFilters(Object.fromEntries(Object.entries(args).filter(([k]) => !LIST_OPTIONS.includes(k))), 'body');
+const filtersOf = (args: Record<string, unknown>): JobFilters => readFilters(filtersOfArgs(args), 'body');
 
-/** The job filters of the filter table, with their schemas read once from openapi.yaml, for the tools' inputs and list_fields. */
-const FILTERS = filterProperties(FILTER_INPUTS);
-
+/** How much of each job to return, in an agent's words. */
 const SHAPE = {
-  fields: { ...componentSchema('FieldsList'), description: parameterDescription('fields') },
-  include: { ...componentSchema('IncludeList'), description: parameterDescription('include') },
+  fields: {
+    type: 'array',
+    items: { type: 'string' },
+    description: 'Job fields to return, e.g. ["title", "employer_name", "locations"]; list_fields lists them. Default: all.',
+  },
+  include: {
+    type: 'array',
+    items: { enum: ['company', 'source_data'] },
+    description: 'e.g. ["company"]: adds the employer\'s record; "source_data": each posting as collected.',
+  },
 };
 
 const searchJobs: Tool = {
   name: 'search_jobs',
   title: 'Search jobs',
   description:
-    'Lists the jobs matching the filters (the filters of GET /v1/jobs), a page of 1-25 (default 10) at a time; pass next_cursor as cursor for the next page. ' +
-    'With a text filter (q, title, description) the jobs come by relevance, else newest first. ' +
-    `With save_to_file: true it writes up to ${FILE_JOBS} matching jobs to a file of this session instead, which read_file pages through. ` +
-    'One call is one API request however many jobs it returns; each job counts one record. Call list_fields for what each filter means.',
+    'Finds jobs matching the filters, a page of up to 25 (default 10): by relevance with q or title, else newest first; ' +
+    `next_cursor gives the next page. save_to_file: true writes up to ${FILE_JOBS} to a file for read_file. ` +
+    'One request per call; each job returned is one record.',
   inputSchema: object({
-    ...FILTERS,
+    ...FILTER_INPUTS,
     limit: {
       type: 'integer',
       minimum: PAGE.min,
       maximum: PAGE.max,
       default: PAGE.default,
-      description: `Jobs per page, ${PAGE.min}-${PAGE.max}.`,
+      description: `Jobs per page, e.g. 5.`,
     },
-    cursor: {
-      ...componentSchema('Cursor'),
-      description: 'The next_cursor of the previous page, with the same filters, fields, include, sort and limit.',
+    cursor: { type: 'string', description: 'The next_cursor of the previous page; send the same other inputs with it.' },
+    sort: {
+      enum: ['relevance', 'updated'],
+      description: 'relevance (the default with q, title or description) or updated (newest first, the default otherwise).',
     },
-    sort: { ...componentSchema('JobSort'), description: parameterDescription('sort') },
     ...SHAPE,
     save_to_file: {
       type: 'boolean',
       default: false,
-      description: `Write up to ${FILE_JOBS} matching jobs, in listing order, to a session file (read it with read_file) instead of returning a page. Not with cursor.`,
+      description: `true: write up to ${FILE_JOBS} jobs to a file (read_file reads it) instead of a page.`,
     },
     confirm: CONFIRM,
   }),
   outputSchema: spendingOutput({
-    jobs: { type: 'array', items: jobSchema(), description: 'The page of jobs (empty when saved to a file).' },
+    jobs: { ...JOBS, description: 'The page of jobs (empty when saved to a file).' },
     next_cursor: { type: ['string', 'null'], description: 'Pass as cursor for the next page; null on the last page.' },
     snapshot_watermark: WATERMARK(),
     file: object(
@@ -140,8 +143,8 @@ const getJob: Tool = {
   name: 'get_job',
   title: 'Get one job',
   description:
-    'One job by job_id, in the shape of GET /v1/jobs/{jobId}. A job merged into another answers with the surviving job and merged_from set to the id asked for. ' +
-    'A withdrawn job is a tool error job_withdrawn (410); an unknown id job_not_found (404). One call is one API request and one record.',
+    'One job, whole, by job_id (a job merged into another answers the surviving job, with merged_from). ' +
+    'One request and one record per call.',
   inputSchema: object(
     {
       job_id: { ...componentSchema('Uuid'), description: 'The job_id, a lowercase UUID.' },
@@ -151,7 +154,7 @@ const getJob: Tool = {
     ['job_id'],
   ),
   outputSchema: spendingOutput({
-    job: jobSchema(),
+    job: JOB,
     merged_from: { type: 'string', description: 'The job_id asked for, when it was merged into this job.' },
     snapshot_watermark: WATERMARK(),
   }),
@@ -190,7 +193,7 @@ const countJobs: Tool = {
     'How many jobs match the filters (those of GET /v1/jobs), exactly; with group_by, also the 25 largest groups. ' +
     'One call is one API request; it returns no records.',
   inputSchema: object({
-    ...FILTERS,
+    ...FILTER_INPUTS,
     group_by: {
       type: 'string',
       enum: [...GROUP_BY],
@@ -247,9 +250,9 @@ const listFields: Tool = {
   ),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   run: () => {
-    const job = jobSchema() as { properties: Record<string, { description?: string }> };
+    const job = componentSchema('Job') as { properties: Record<string, { description?: string }> };
     return Promise.resolve({
-      filters: Object.entries(FILTERS).map(([name, schema]) => {
+      filters: Object.entries(ALL_FILTERS).map(([name, schema]) => {
         const { description, ...rest } = schema;
         return { name, description: typeof description === 'string' ? description : '', schema: rest };
       }),

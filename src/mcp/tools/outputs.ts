@@ -15,6 +15,20 @@ const COST: JsonSchema = object(
   'What the call would spend, as the account stands now.',
 );
 
+const STANDING: JsonSchema = object(
+  {
+    window_left: { type: 'integer', minimum: 0, description: 'Requests left in the current 60-second window.' },
+    requests_left: {
+      type: 'integer',
+      minimum: 0,
+      description: "This month's requests left (with carry-over), or the key's free units today.",
+    },
+    records_left: { type: 'integer', minimum: 0, description: "This month's records left (records model)." },
+  },
+  ['window_left', 'requests_left'],
+  'What is left after this call; get_usage tells more.',
+);
+
 const CHARGED: JsonSchema = object(
   {
     requests: { type: 'integer', description: 'Monthly API requests taken: 1 per call, however many jobs or pages.' },
@@ -39,6 +53,7 @@ export function spendingOutput(properties: Record<string, JsonSchema>): JsonSche
       cost: COST,
       message: { type: 'string' },
       charged: CHARGED,
+      standing: STANDING,
       ...properties,
     },
     ['status'],
@@ -48,12 +63,14 @@ export function spendingOutput(properties: Record<string, JsonSchema>): JsonSche
 export const CONFIRM: JsonSchema = {
   type: 'boolean',
   default: false,
-  description:
-    'Run even though the confirmation level asks to confirm the cost first (see set_confirmation_level). Send it after reading the cost.',
+  description: 'true: run now, after you read the cost this session asked to confirm (set_confirmation_level).',
 };
 
-let job: JsonSchema | undefined;
-/** The job of GET /v1/jobs/{jobId}, as openapi.yaml describes it. */
-export const jobSchema = (): JsonSchema => (job ??= componentSchema('Job'));
+/**
+ * A job as GET /v1/jobs/{jobId} answers it; its fields are those list_fields lists (openapi.yaml's Job), not
+ * repeated in every tool listing.
+ */
+export const JOB: JsonSchema = { type: 'object', description: 'A job: its fields are those list_fields lists.' };
+export const JOBS: JsonSchema = { type: 'array', items: JOB };
 
 export const WATERMARK = (): JsonSchema => componentSchema('Watermark');

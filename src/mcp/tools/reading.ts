@@ -2,9 +2,9 @@
 
 import { object } from '../schemas.js';
 import { fileURLToPath } from 'node:url';
-import { DocsIndex } from '../docs-index.js';
+import { DocsIndex, excerpt } from '../docs-index.js';
 import type { Tool } from '../tool.js';
-import { jobSchema, WATERMARK } from './outputs.js';
+import { JOBS, WATERMARK } from './outputs.js';
 import { PAGE } from './jobs.js';
 
 export const readFileTool: Tool = {
@@ -34,7 +34,7 @@ export const readFileTool: Tool = {
   outputSchema: object(
     {
       file_id: { type: 'string' },
-      jobs: { type: 'array', items: jobSchema() },
+      jobs: JOBS,
       offset: { type: 'integer', minimum: 0 },
       next_offset: { type: ['integer', 'null'], description: 'Pass as offset for the next page; null at the end of the file.' },
       total: { type: 'integer', minimum: 0, description: 'Jobs in the file.' },
@@ -68,20 +68,30 @@ const docs = () =>
     throw error;
   }));
 
+/** An answer's passages are cut to excerpts of this many characters around the query's words. */
+export const EXCERPT_CHARS = 600;
+
 export const searchDocsTool: Tool = {
   name: 'search_docs',
   title: 'Search the documentation',
   description:
-    "Searches this service's documentation (the guides in docs/ and the API reference's descriptions) and returns the best passages, best first. Uses no requests.",
+    'Answers a question about this API from its guides and reference: the best passages, as excerpts ("…" marks cuts); ' +
+    'send a title back to read that passage whole. Uses no requests.',
   inputSchema: object(
     {
       query: {
         type: 'string',
         minLength: 1,
         maxLength: 200,
-        description: 'Words to look for, e.g. "carry over monthly requests" or "title_advanced syntax".',
+        description: 'A question in plain words, e.g. "what does a 429 mean".',
       },
-      limit: { type: 'integer', minimum: 1, maximum: 10, default: 5, description: 'Passages to return, 1-10.' },
+      limit: { type: 'integer', minimum: 1, maximum: 10, default: 3, description: 'Passages, e.g. 3.' },
+      title: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 300,
+        description: 'A title from an earlier answer, e.g. "Usage, limits and billing › Response headers": that passage whole.',
+      },
     },
     ['query'],
   ),
@@ -91,17 +101,32 @@ export const searchDocsTool: Tool = {
         type: 'array',
         items: object(
           {
-            source: { type: 'string', description: 'The file it comes from.' },
-            title: { type: 'string' },
+            source: { type: 'string', description: 'The guide or contract it comes from, e.g. docs/usage-and-limits.md.' },
+            title: { type: 'string', description: 'Its headings; pass it as title to read the passage whole.' },
             text: { type: 'string' },
+            truncated: { type: 'boolean', description: 'true when text is an excerpt of a longer passage.' },
             score: { type: 'number' },
           },
-          ['source', 'title', 'text', 'score'],
+          ['source', 'title', 'text', 'truncated', 'score'],
         ),
       },
     },
     ['results'],
   ),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  run: async (args) => ({ results: (await docs()).search(args.query as string, (args.limit as number | undefined) ?? 5) }),
+  run: async (args) => {
+    const query = args.query as string;
+    const limit = (args.limit as number | undefined) ?? 3;
+    const title = args.title as string | undefined;
+    const index = await docs();
+    if (title !== undefined) {
+      return { results: index.passage(title, query, limit).map((hit) => ({ ...hit, truncated: false })) };
+    }
+    return {
+      results: index.search(query, limit).map(({ source, title: heading, text, score }) => {
+        const cut = excerpt(text, query, EXCERPT_CHARS);
+        return { source, title: heading, text: cut, truncated: cut !== text, score };
+      }),
+    };
+  },
 };

@@ -3,7 +3,8 @@
 // in curl, JavaScript and Python for every operation of the contract, and the guides written for API users.
 
 import { expect } from 'chai';
-import { GUIDES, METHODS } from '../../../src/http/pages/reference.js';
+import { METHODS } from '../../../src/http/pages/reference.js';
+import { GUIDES } from '../../../src/shared/guides.js';
 import { contract, type Node } from '../../../src/shared/contract.js';
 import { startTestAppWithCatalog, type TestApp } from '../../support/app.js';
 

@@ -24,7 +24,8 @@ interface Spending {
 }
 interface Page extends Spending {
   jobs: Job[];
-  next_cursor?: string | null;
+  total?: number;
+  handle?: string;
   file?: { file_id: string; jobs: number };
 }
 interface Counted extends Spending {
@@ -47,15 +48,14 @@ async function spend<T extends Spending>(agent: Agent, tool: string, args: Recor
 
 const count = async (agent: Agent, filters: Record<string, unknown>) => (await spend<Counted>(agent, 'count_jobs', filters)).count;
 
-/** Every matching job, a page of 25 (the most search_jobs gives) at a time. */
+/** Every matching job, a page of 25 (the most search_jobs gives) at a time: the answer says how many match, its handle pages on. */
 async function allPages(agent: Agent, args: Record<string, unknown>): Promise<Job[]> {
-  const jobs: Job[] = [];
-  let cursor: string | null | undefined;
-  do {
-    const page = await spend<Page>(agent, 'search_jobs', { ...args, limit: 25, ...(cursor ? { cursor } : {}) });
+  let page = await spend<Page>(agent, 'search_jobs', { ...args, limit: 25 });
+  const jobs: Job[] = [...page.jobs];
+  while (jobs.length < page.total! && page.jobs.length > 0) {
+    page = await spend<Page>(agent, 'search_jobs', { handle: page.handle });
     jobs.push(...page.jobs);
-    cursor = page.next_cursor;
-  } while (cursor);
+  }
   return jobs;
 }
 const ids = (jobs: Job[]) => jobs.map((j) => j.job_id);
@@ -96,6 +96,7 @@ const catalogTasks: Task<Sample>[] = [
     id: 'newest-5-with-pay',
     goal: (s) => `Show me the 5 newest ${s.newest.phrase} jobs in ${stateName(s.newest.state)} that show their pay.`,
     // search_jobs says: by relevance with a text filter, "else newest first"; sort: updated asks for that order.
+    // The compact jobs show the pay and the posting date: no fields needed.
     agent: async (a, s) =>
       ids(
         (
@@ -105,7 +106,6 @@ const catalogTasks: Task<Sample>[] = [
             more_filters: { has_pay: true },
             sort: 'updated',
             limit: 5,
-            fields: ['job_id', 'title', 'employer_name', 'locations', 'postings'],
           })
         ).jobs,
       ),

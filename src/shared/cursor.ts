@@ -52,8 +52,9 @@ export class CursorSigner {
   unseal(token: string): unknown {
     const [body, mac, extra] = token.split('.');
     if (!body || !mac || extra !== undefined) return undefined;
-    const expected = this.mac(body);
-    const given = Buffer.from(mac, 'base64url');
+    // Compared as text: decoding would ignore a character added at the end of the signature.
+    const expected = Buffer.from(this.mac(body).toString('base64url'));
+    const given = Buffer.from(mac);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
     try {
       return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as unknown;

@@ -90,7 +90,7 @@ describe('MCP tools over Streamable HTTP (/mcp)', function () {
           expect(
             /e\.g\./.test(schema.description ?? '') ||
               schema.enum !== undefined ||
-              ['limit', 'cursor', 'confirm', 'save_to_file', 'job_id', 'file_id', 'offset'].includes(name),
+              ['limit', 'handle', 'confirm', 'save_to_file', 'job_id', 'file_id', 'offset'].includes(name),
             `${tool.name}.${name}: an example`,
           ).to.equal(true);
           expect(schema.description ?? '', `${tool.name}.${name}`).not.to.match(/\^|\$\/|\[A-Z|percent-encode|query string/);
@@ -125,7 +125,7 @@ describe('MCP tools over Streamable HTTP (/mcp)', function () {
     it('takes every other filter by name in more_filters, and says in plain words what is wrong with one', async () => {
       const advanced = output<Page>(await call('search_jobs', { more_filters: { title_advanced: 'nurse | engineer' }, limit: 3 }));
       const http = await app.api.get<{ data: Job[] }>('/v1/jobs?title_advanced=nurse%20%7C%20engineer&limit=3', { key });
-      expect(advanced.jobs).to.deep.equal(http.body.data);
+      expect(advanced.jobs.map((j) => j.job_id)).to.deep.equal(http.body.data.map((j) => j.job_id));
       expect(toolError(await call('search_jobs', { more_filters: { active: true } })).message).to.equal(
         'more_filters has no filter named "active"; list_fields lists the filters.',
       );
@@ -140,20 +140,34 @@ describe('MCP tools over Streamable HTTP (/mcp)', function () {
   });
 
   describe('search_jobs', () => {
-    it('answers a page of 10 by default, the jobs of POST /v1/jobs/search in the same shape, and pages on with next_cursor', async () => {
-      const first = output<Page>(await call('search_jobs', { country: 'US' }));
+    it('answers how many match and a page of 10 compact jobs, and pages on through its handle without the filters', async () => {
+      const first = output<Page & { total: number; handle: string }>(await call('search_jobs', { country: 'US' }));
       expect(first.status).to.equal('done');
-      expect(first.jobs).to.have.length(10);
       const http = await app.api.post<{ data: Job[]; next_cursor: string }>('/v1/jobs/search', { country: 'US', limit: 10 }, { key });
-      expect(first.jobs).to.deep.equal(http.body.data);
-      const second = output<Page>(await call('search_jobs', { country: 'US', cursor: first.next_cursor }));
+      expect(first.jobs.map((j) => j.job_id)).to.deep.equal(http.body.data.map((j) => j.job_id));
+      expect(first.total).to.equal((await app.api.get<{ count: number }>('/v1/jobs/count?country=US', { key })).body.count);
+      expect(Object.keys(first.jobs[0]!)).to.deep.equal(['job_id', 'title', 'employer', 'place', 'work_arrangement', 'pay', 'posted']);
+      expect(first.jobs[0]!.title).to.equal(http.body.data[0]!.title);
+      const second = output<Page & { handle: string }>(await call('search_jobs', { handle: first.handle }));
       const httpNext = await app.api.post<{ data: Job[] }>(
         '/v1/jobs/search',
         { country: 'US', limit: 10, cursor: http.body.next_cursor },
         { key },
       );
-      expect(second.jobs).to.deep.equal(httpNext.body.data);
+      expect(second.jobs.map((j) => j.job_id)).to.deep.equal(httpNext.body.data.map((j) => j.job_id));
       expect(first.charged).to.deep.equal({ requests: 1, records: 10 });
+      // The handle carries the search: it goes alone, and cannot be altered.
+      expect(toolError(await call('search_jobs', { handle: first.handle, country: 'GB' })).message).to.match(
+        /^send handle without country/,
+      );
+      expect(toolError(await call('search_jobs', { handle: `${first.handle}x` })).http_status).to.equal(400);
+    });
+
+    it('answers whole jobs, in the shape of POST /v1/jobs/search, when fields is sent', async () => {
+      const fields = ['job_id', 'title', 'locations', 'postings'];
+      const page = output<Page>(await call('search_jobs', { country: 'US', limit: 3, fields }));
+      const http = await app.api.post<{ data: Job[] }>('/v1/jobs/search', { country: 'US', limit: 3, fields }, { key });
+      expect(page.jobs).to.deep.equal(http.body.data);
     });
 
     it('ranks a keyword search like the HTTP route, with fields and limit', async () => {
@@ -225,7 +239,7 @@ describe('MCP tools over Streamable HTTP (/mcp)', function () {
       });
     });
 
-    it('does not let another session read a file, and refuses save_to_file with a cursor', async () => {
+    it('does not let another session read a file, and saves the jobs of a handle from the first', async () => {
       const saved = output<{ file: { file_id: string } }>(await call('search_jobs', { save_to_file: true, limit: 1 }));
       const other = await overHttp(app.url, key);
       try {
@@ -236,8 +250,13 @@ describe('MCP tools over Streamable HTTP (/mcp)', function () {
       } finally {
         await other.close();
       }
-      const page = output<Page>(await call('search_jobs', {}));
-      expect(toolError(await call('search_jobs', { save_to_file: true, cursor: page.next_cursor })).message).to.match(/leave cursor out/);
+      const page = output<Page & { total: number; handle: string }>(await call('search_jobs', { work_arrangement: 'remote', limit: 2 }));
+      const file = output<{ file: { file_id: string; jobs: number } }>(
+        await call('search_jobs', { handle: page.handle, save_to_file: true }),
+      );
+      expect(file.file.jobs).to.equal(page.total);
+      const read = output<{ jobs: Job[] }>(await call('read_file', { file_id: file.file.file_id, limit: 2 }));
+      expect(read.jobs.map((j) => j.job_id)).to.deep.equal(page.jobs.map((j) => j.job_id));
     });
   });
 

@@ -2,7 +2,6 @@
 // and list_fields (none). They call the JobsService the HTTP routes call, on one pinned snapshot.
 
 import type { AppContext } from '../../context.js';
-import { invalidRequest } from '../../errors.js';
 import { isKeywordSearch, JOB_FIELDS, readFilters, readListOptions, type JobFilters, type ListOptions } from '../../jobs/filters.js';
 import { GROUP_BY, type GroupBy } from '../../jobs/service.js';
 import type { JobsSnapshot } from '../../jobs/snapshot.js';
@@ -11,6 +10,7 @@ import { spend, type Spent } from '../spend.js';
 import type { Tool, ToolCall } from '../tool.js';
 import { ALL_FILTERS, FILTER_INPUTS, filtersOfArgs } from './filter-inputs.js';
 import { CONFIRM, JOB, JOBS, spendingOutput, WATERMARK } from './outputs.js';
+import { COMPACT_FIELDS, compactJob, sealHandle, searchOf } from './search-view.js';
 
 /** search_jobs pages (spec 8.6). */
 export const PAGE = { min: 1, max: 25, default: 10 };
@@ -43,9 +43,9 @@ const searchJobs: Tool = {
   name: 'search_jobs',
   title: 'Search jobs',
   description:
-    'Finds jobs matching the filters, a page of up to 25 (default 10): by relevance with q or title, else newest first; ' +
-    `next_cursor gives the next page. save_to_file: true writes up to ${FILE_JOBS} to a file for read_file. ` +
-    'One request per call; each job returned is one record.',
+    'Finds jobs matching the filters: how many match, and a page of up to 25 (default 10) in a compact shape ' +
+    `(relevance order with q or title, else newest first); send its handle for the next page, or with save_to_file to write up to ${FILE_JOBS} ` +
+    'jobs to a file for read_file. One request per call; each job returned is one record.',
   inputSchema: object({
     ...FILTER_INPUTS,
     limit: {
@@ -55,7 +55,7 @@ const searchJobs: Tool = {
       default: PAGE.default,
       description: `Jobs per page, e.g. 5.`,
     },
-    cursor: { type: 'string', description: 'The next_cursor of the previous page; send the same other inputs with it.' },
+    handle: { type: 'string', description: 'The handle of an earlier answer, alone: its next page, without the filters again.' },
     sort: {
       enum: ['relevance', 'updated'],
       description: 'relevance (the default with q, title or description) or updated (newest first, the default otherwise).',
@@ -69,8 +69,12 @@ const searchJobs: Tool = {
     confirm: CONFIRM,
   }),
   outputSchema: spendingOutput({
-    jobs: { ...JOBS, description: 'The page of jobs (empty when saved to a file).' },
-    next_cursor: { type: ['string', 'null'], description: 'Pass as cursor for the next page; null on the last page.' },
+    total: { type: 'integer', minimum: 0, description: 'How many jobs match.' },
+    jobs: {
+      ...JOBS,
+      description: 'The page: compact jobs (job_id, title, employer, place, work_arrangement, pay, posted) unless fields is sent.',
+    },
+    handle: { type: 'string', description: 'Send it back, alone, for the next page, or with save_to_file: true.' },
     snapshot_watermark: WATERMARK(),
     file: object(
       {
@@ -85,36 +89,54 @@ const searchJobs: Tool = {
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   run: async (args, call) => {
-    const filters = filtersOf(args);
+    const search = searchOf(call.ctx, args);
+    const query = search.args;
+    const filters = filtersOf(query);
     const save = args.save_to_file === true;
-    if (save && args.cursor !== undefined) throw invalidRequest('save_to_file starts from the first matching job: leave cursor out.');
-    const limit = (args.limit as number | undefined) ?? PAGE.default;
+    const limit = (query.limit as number | undefined) ?? PAGE.default;
+    const fields = query.fields ?? (save ? undefined : COMPACT_FIELDS);
     const options = readListOptions(
-      { fields: args.fields, include: args.include, sort: args.sort, cursor: args.cursor, limit: save ? FILE_STEP : limit },
+      {
+        fields,
+        include: query.include,
+        sort: query.sort,
+        cursor: save ? undefined : (search.cursor ?? undefined),
+        limit: save ? FILE_STEP : limit,
+      },
       filters,
       'body',
     );
-    const bound = save ? FILE_JOBS : limit;
     const spending = {
       tool: 'search_jobs',
       routeClass: isKeywordSearch(filters) ? ('jobs_search' as const) : ('jobs_list' as const),
-      bound,
+      bound: save ? FILE_JOBS : limit,
       refine: () => onCatalog(call.ctx, async (s) => (await call.ctx.jobs.count(s, filters, undefined)).count),
-      confirmed: args.confirm === true,
+      confirmed: query.confirm === true,
     };
-    return spend(call, spending, () => (save ? saveToFile(call, filters, options) : page(call, filters, options)));
+    return spend(call, spending, () =>
+      save ? saveToFile(call, filters, options) : page(call, filters, options, { args: query, compact: query.fields === undefined }),
+    );
   },
 };
 
-async function page(call: ToolCall, filters: JobFilters, options: ListOptions): Promise<Spent> {
+async function page(
+  call: ToolCall,
+  filters: JobFilters,
+  options: ListOptions,
+  view: { args: Record<string, unknown>; compact: boolean },
+): Promise<Spent> {
   const { ctx } = call;
-  const body = await onCatalog(ctx, (s) => ctx.jobs.list(s, ctx.publications.registry, 'MCP search_jobs', filters, options));
-  const { data, next_cursor, snapshot_watermark } = JSON.parse(body.json) as {
-    data: unknown[];
-    next_cursor: string | null;
-    snapshot_watermark: string;
-  };
-  return { records: body.records, output: { jobs: data, next_cursor, snapshot_watermark } };
+  return onCatalog(ctx, async (s) => {
+    const body = await ctx.jobs.list(s, ctx.publications.registry, 'MCP search_jobs', filters, options);
+    const { count } = await ctx.jobs.count(s, filters, undefined);
+    const { data, next_cursor, snapshot_watermark } = JSON.parse(body.json) as {
+      data: Parameters<typeof compactJob>[0][];
+      next_cursor: string | null;
+      snapshot_watermark: string;
+    };
+    const jobs = view.compact ? data.map(compactJob) : data;
+    return { records: body.records, output: { total: count, jobs, handle: sealHandle(ctx, view.args, next_cursor), snapshot_watermark } };
+  });
 }
 
 /** Writes the matching jobs to a session file; it is listed once its records are charged. */

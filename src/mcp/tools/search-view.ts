@@ -1,0 +1,87 @@
+// What search_jobs answers an agent (issue 22: count and preview before spending): each job in a compact
+// shape unless the call asks for fields, the number of jobs that match, and a handle that carries the
+// search (its filters, sort, fields and where the next page starts), so that the agent pages or saves
+// through it without sending the filters again. The handle is sealed like a cursor: it cannot be altered.
+
+import type { AppContext } from '../../context.js';
+import { invalidRequest } from '../../errors.js';
+import type { JobField } from '../../jobs/filters.js';
+
+/** The inputs a handle carries: everything of the search but the call's own switches. */
+const CALL_ONLY = ['handle', 'save_to_file', 'confirm'];
+
+interface Handle {
+  k: 'mcp_search';
+  b: '';
+  /** The search's inputs (filters, more_filters, limit, sort, fields, include). */
+  a: Record<string, unknown>;
+  /** Where its next page starts (the listing's cursor); null after the last page. */
+  c: string | null;
+}
+
+/** The handle of a search whose next page starts at `cursor`. */
+export function sealHandle(ctx: AppContext, args: Record<string, unknown>, cursor: string | null): string {
+  const search = Object.fromEntries(Object.entries(args).filter(([k]) => !CALL_ONLY.includes(k)));
+  return ctx.cursors.seal({ k: 'mcp_search', b: '', a: search, c: cursor } satisfies Handle);
+}
+
+/** The search a call continues: its own inputs, or those its handle carries, with the page to start at. */
+export function searchOf(ctx: AppContext, args: Record<string, unknown>): { args: Record<string, unknown>; cursor: string | null } {
+  if (args.handle === undefined) return { args, cursor: null };
+  const others = Object.keys(args).filter((k) => !CALL_ONLY.includes(k));
+  if (others.length > 0)
+    throw invalidRequest(`send handle without ${others.join(', ')}: it carries the filters, limit, sort and fields of its search.`);
+  const handle = ctx.cursors.opened<Handle>(args.handle as string, {
+    kind: 'mcp_search',
+    noun: 'search_jobs handle',
+    binding: '',
+    resend: 'pass handle exactly as received.',
+  });
+  if (handle.c === null && args.save_to_file !== true)
+    throw invalidRequest('this search has no page after its last one; send the handle with save_to_file: true to save its jobs.');
+  return { args: { ...handle.a, ...(args.confirm === undefined ? {} : { confirm: args.confirm }) }, cursor: handle.c };
+}
+
+/** The fields a compact job is made of. */
+export const COMPACT_FIELDS: JobField[] = [
+  'job_id',
+  'title',
+  'employer_name',
+  'work_arrangement',
+  'locations',
+  'job_first_seen_at',
+  'postings',
+];
+
+interface FullJob {
+  job_id: string;
+  title: string | null;
+  employer_name: string | null;
+  work_arrangement: string | null;
+  locations: { city: string | null; state: string | null; country: string | null }[];
+  job_first_seen_at: string;
+  postings: {
+    posted_at: string | null;
+    pay: { currency: string; floor: number | null; ceiling: number | null; interval: string } | null;
+  }[];
+}
+
+const amount = (n: number | null) => (n === null ? '' : n.toLocaleString('en-US'));
+
+/** A job in a line or two: who, what, where, for how much, since when; get_job has the whole of it. */
+export function compactJob(job: FullJob): Record<string, unknown> {
+  const [first, ...others] = job.locations ?? [];
+  const place = first ? [first.city, first.state, first.country].filter((p) => p).join(', ') : null;
+  const postings = job.postings ?? [];
+  const pay = postings.find((p) => p.pay)?.pay;
+  const posted = postings.map((p) => p.posted_at).filter((d): d is string => typeof d === 'string');
+  return {
+    job_id: job.job_id,
+    title: job.title ?? null,
+    employer: job.employer_name ?? null,
+    place: place && others.length > 0 ? `${place} (+${others.length} more)` : place,
+    work_arrangement: job.work_arrangement ?? null,
+    pay: pay ? `${pay.currency} ${[amount(pay.floor), amount(pay.ceiling)].filter((a) => a).join('-')} per ${pay.interval}` : null,
+    posted: (posted.sort()[0] ?? job.job_first_seen_at).slice(0, 10),
+  };
+}

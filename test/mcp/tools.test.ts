@@ -122,6 +122,21 @@ describe('MCP tools over Streamable HTTP (/mcp)', function () {
       expect(account.records.used).to.equal(3);
     });
 
+    it('says how it understood the filters, and which filter to drop when nothing matches', async () => {
+      const page = output<{ understood: Record<string, unknown>; hint?: string }>(
+        await call('search_jobs', { state: 'tx', q: 'Data Engineers', limit: 1 }),
+      );
+      expect(page.understood).to.deep.include({ state: 'TX', currentness: ['current'] });
+      expect(page.understood.q).to.equal('Data Engineers (searched as the words: data engin)');
+      expect(page).not.to.have.property('hint');
+      const none = output<{ count: number; hint: string }>(
+        await call('count_jobs', { country: 'US', more_filters: { title_advanced: 'zzzyqx' } }),
+      );
+      expect(none.count).to.equal(0);
+      const without = (await app.api.get<{ count: number }>('/v1/jobs/count?country=US', { key })).body.count;
+      expect(none.hint).to.equal(`No job matches every filter; without title_advanced, ${without} would.`);
+    });
+
     it('takes every other filter by name in more_filters, and says in plain words what is wrong with one', async () => {
       const advanced = output<Page>(await call('search_jobs', { more_filters: { title_advanced: 'nurse | engineer' }, limit: 3 }));
       const http = await app.api.get<{ data: Job[] }>('/v1/jobs?title_advanced=nurse%20%7C%20engineer&limit=3', { key });

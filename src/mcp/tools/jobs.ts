@@ -10,7 +10,7 @@ import { spend, type Spent } from '../spend.js';
 import type { Tool, ToolCall } from '../tool.js';
 import { ALL_FILTERS, FILTER_INPUTS, filtersOfArgs } from './filter-inputs.js';
 import { CONFIRM, JOB, JOBS, spendingOutput, WATERMARK } from './outputs.js';
-import { COMPACT_FIELDS, compactJob, sealHandle, searchOf } from './search-view.js';
+import { COMPACT_FIELDS, compactJob, sealHandle, searchOf, understood, widest } from './search-view.js';
 
 /** search_jobs pages (spec 8.6). */
 export const PAGE = { min: 1, max: 25, default: 10 };
@@ -39,13 +39,18 @@ const SHAPE = {
   },
 };
 
+/** How a filter tool read its filters, in every answer; and what to drop when nothing matched. */
+const EXPLAINED = {
+  understood: { type: 'object', description: 'The filters as understood: normalised, with defaults, text as the words searched.' },
+  hint: { type: 'string', description: 'When nothing matches: the filter whose removal brings back the most jobs.' },
+};
+
 const searchJobs: Tool = {
   name: 'search_jobs',
   title: 'Search jobs',
   description:
-    'Finds jobs matching the filters: how many match, and a page of up to 25 (default 10) in a compact shape ' +
-    `(relevance order with q or title, else newest first); send its handle for the next page, or with save_to_file to write up to ${FILE_JOBS} ` +
-    'jobs to a file for read_file. One request per call; each job returned is one record.',
+    'How many jobs match the filters, and a page of up to 25 (default 10), compact, by relevance with q or title, else newest. ' +
+    `Send its handle back for the next page, or with save_to_file to save up to ${FILE_JOBS} for read_file. One request; a record per job.`,
   inputSchema: object({
     ...FILTER_INPUTS,
     limit: {
@@ -75,6 +80,7 @@ const searchJobs: Tool = {
       description: 'The page: compact jobs (job_id, title, employer, place, work_arrangement, pay, posted) unless fields is sent.',
     },
     handle: { type: 'string', description: 'Send it back, alone, for the next page, or with save_to_file: true.' },
+    ...EXPLAINED,
     snapshot_watermark: WATERMARK(),
     file: object(
       {
@@ -119,6 +125,15 @@ const searchJobs: Tool = {
   },
 };
 
+/** How the filters were understood, and when nothing matches, which filter to drop (search-view.ts). */
+async function explained(ctx: AppContext, s: JobsSnapshot, filters: JobFilters, count: number): Promise<Record<string, unknown>> {
+  const hint = count === 0 ? await widest(async (f) => (await ctx.jobs.count(s, f, undefined)).count, filters) : null;
+  return {
+    understood: understood(filters),
+    ...(hint ? { hint: `No job matches every filter; without ${hint.without}, ${hint.jobs} would.` } : {}),
+  };
+}
+
 async function page(
   call: ToolCall,
   filters: JobFilters,
@@ -135,7 +150,8 @@ async function page(
       snapshot_watermark: string;
     };
     const jobs = view.compact ? data.map(compactJob) : data;
-    return { records: body.records, output: { total: count, jobs, handle: sealHandle(ctx, view.args, next_cursor), snapshot_watermark } };
+    const output = { total: count, jobs, handle: sealHandle(ctx, view.args, next_cursor), snapshot_watermark };
+    return { records: body.records, output: { ...output, ...(await explained(ctx, s, filters, count)) } };
   });
 }
 
@@ -211,9 +227,7 @@ const getJob: Tool = {
 const countJobs: Tool = {
   name: 'count_jobs',
   title: 'Count jobs',
-  description:
-    'How many jobs match the filters (those of GET /v1/jobs), exactly; with group_by, also the 25 largest groups. ' +
-    'One call is one API request; it returns no records.',
+  description: 'How many jobs match the filters, exactly; with group_by, also the 25 largest groups. One request; no records.',
   inputSchema: object({
     ...FILTER_INPUTS,
     group_by: {
@@ -225,6 +239,7 @@ const countJobs: Tool = {
   }),
   outputSchema: spendingOutput({
     count: { type: 'integer', minimum: 0 },
+    ...EXPLAINED,
     groups: (componentSchema('JobCount') as { properties: Record<string, unknown> }).properties.groups as Record<string, unknown>,
     snapshot_watermark: WATERMARK(),
   }),
@@ -243,7 +258,12 @@ const countJobs: Tool = {
         const result = await call.ctx.jobs.count(s, filters, args.group_by as GroupBy | undefined);
         return {
           records: 0,
-          output: { count: result.count, ...(result.groups ? { groups: result.groups } : {}), snapshot_watermark: s.watermark },
+          output: {
+            count: result.count,
+            ...(result.groups ? { groups: result.groups } : {}),
+            snapshot_watermark: s.watermark,
+            ...(await explained(call.ctx, s, filters, result.count)),
+          },
         };
       }),
     );

@@ -10,8 +10,7 @@ import { PAGE } from './jobs.js';
 export const readFileTool: Tool = {
   name: 'read_file',
   title: 'Read a saved file',
-  description:
-    'Pages through a file that search_jobs wrote with save_to_file in this session: jobs offset to offset + limit (1-25, default 10). Uses no requests: the jobs were charged when saved.',
+  description: 'Pages through a file search_jobs saved in this session (save_to_file). Uses no requests: the jobs were charged when saved.',
   inputSchema: object(
     {
       file_id: { type: 'string', minLength: 1, maxLength: 100, description: 'The file_id search_jobs returned.' },
@@ -19,14 +18,14 @@ export const readFileTool: Tool = {
         type: 'integer',
         minimum: 0,
         default: 0,
-        description: 'How many jobs of the file to skip: 0 for the first page, then next_offset.',
+        description: 'Jobs to skip, e.g. 0, then next_offset.',
       },
       limit: {
         type: 'integer',
         minimum: PAGE.min,
         maximum: PAGE.max,
         default: PAGE.default,
-        description: `Jobs to return, ${PAGE.min}-${PAGE.max}.`,
+        description: 'Jobs to return, e.g. 10.',
       },
     },
     ['file_id'],

@@ -5,7 +5,8 @@
 
 import type { AppContext } from '../../context.js';
 import { invalidRequest } from '../../errors.js';
-import type { JobField } from '../../jobs/filters.js';
+import type { JobField, JobFilters } from '../../jobs/filters.js';
+import { analyze } from '../../search/analyze.js';
 
 /** The inputs a handle carries: everything of the search but the call's own switches. */
 const CALL_ONLY = ['handle', 'save_to_file', 'confirm'];
@@ -84,4 +85,41 @@ export function compactJob(job: FullJob): Record<string, unknown> {
     pay: pay ? `${pay.currency} ${[amount(pay.floor), amount(pay.ceiling)].filter((a) => a).join('-')} per ${pay.interval}` : null,
     posted: (posted.sort()[0] ?? job.job_first_seen_at).slice(0, 10),
   };
+}
+
+/** The text filters: an agent is shown the words they search for, as the index reads them. */
+const TEXT_FILTERS = ['q', 'title', 'description'] as const;
+
+/**
+ * How the filters were understood: their values normalised (codes in capitals, lists sorted), the
+ * defaults applied (currentness), and for a text filter the words searched, in order, as the index
+ * reads them (stems, no stop words): an agent sees at once why a search found little.
+ */
+export function understood(filters: JobFilters): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...filters };
+  for (const name of TEXT_FILTERS) {
+    const text = filters[name];
+    if (typeof text === 'string')
+      out[name] = `${text} (searched as the words: ${analyze(text)
+        .map((t) => t.lexeme)
+        .join(' ')})`;
+  }
+  return out;
+}
+
+/**
+ * For a search that matches nothing: the filter whose removal brings back the most jobs, and how many
+ * (each counted on the same snapshot; none when no single filter is to blame).
+ */
+export async function widest(
+  count: (filters: JobFilters) => Promise<number>,
+  filters: JobFilters,
+): Promise<{ without: string; jobs: number } | null> {
+  let best: { without: string; jobs: number } | null = null;
+  for (const name of Object.keys(filters).filter((n) => n !== 'currentness')) {
+    const { [name]: _dropped, ...rest } = filters as Record<string, unknown>;
+    const jobs = await count(rest as JobFilters);
+    if (jobs > 0 && (best === null || jobs > best.jobs)) best = { without: name, jobs };
+  }
+  return best;
 }

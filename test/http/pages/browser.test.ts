@@ -173,6 +173,9 @@ describe('pages in a browser: the landing page, the API reference and the usage 
     const tableOf = async (selector: string) => new Map((await rows(page, selector)).map(([head, ...cells]) => [head!, cells.map(number)]));
 
     before(async () => {
+      // The app's clock stands still (moved on only by Retry-After, as a client waits: test/support/app.ts),
+      // so the full window below stays full until the page has been refused by it.
+      app.setNow(new Date());
       downloads = await tempDir('downloads');
       let accountId: string;
       ({ accountId, key, keyId } = await app.account({ plan: 'free' }));
@@ -193,7 +196,10 @@ describe('pages in a browser: the landing page, the API reference and the usage 
       refusals++;
       await settled();
     });
-    after(() => rm(downloads, { recursive: true, force: true }));
+    after(async () => {
+      app.setNow(undefined);
+      await rm(downloads, { recursive: true, force: true });
+    });
 
     it('loads without a key and asks for one; a wrong key gets the API message, no figures, and is forgotten', async () => {
       await open('/dashboard');

@@ -122,6 +122,28 @@ describe('MCP tools over Streamable HTTP (/mcp)', function () {
       expect(account.records.used).to.equal(3);
     });
 
+    it('keeps an answer within max_chars by cutting the longest descriptions, marked, and charges every job it shows', async () => {
+      const args = { limit: 5, fields: ['job_id', 'title', 'description'], sort: 'updated' };
+      type Described = { job_id: string; description: string };
+      const whole = output<{ jobs: Described[] }>(await call('search_jobs', args));
+      const size = (o: unknown) => JSON.stringify(o).length;
+      const budget = 3000;
+      expect(size(whole)).to.be.above(budget);
+      const cut = output<{ jobs: Described[]; charged: unknown }>(await call('search_jobs', { ...args, max_chars: budget }));
+      expect(cut.jobs.map((j) => j.job_id)).to.deep.equal(whole.jobs.map((j) => j.job_id));
+      expect(cut.charged).to.deep.equal({ requests: 1, records: 5 });
+      // The tool's own envelope (status, charged, standing) comes on top of the budget.
+      expect(size({ ...cut, status: undefined, charged: undefined, standing: undefined })).to.be.at.most(budget);
+      expect(cut.jobs.some((j) => j.description.endsWith('…[cut]'))).to.equal(true);
+      cut.jobs.forEach((j, i) => expect(whole.jobs[i]!.description.startsWith(j.description.replace(/…\[cut\]$/, ''))).to.equal(true));
+      const job_id = whole.jobs[0]!.job_id;
+      const full = output<{ job: { description: string } }>(await call('get_job', { job_id }));
+      const one = output<{ job: { description: string } }>(await call('get_job', { job_id, max_chars: 1000 }));
+      expect(one.job.description).to.match(/…\[cut\]$/);
+      expect(full.job.description.startsWith(one.job.description.slice(0, -'…[cut]'.length))).to.equal(true);
+      expect(size(one)).to.be.below(size(full));
+    });
+
     it('says how it understood the filters, and which filter to drop when nothing matches', async () => {
       const page = output<{ understood: Record<string, unknown>; hint?: string }>(
         await call('search_jobs', { state: 'tx', q: 'Data Engineers', limit: 1 }),

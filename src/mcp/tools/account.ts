@@ -17,9 +17,7 @@ const LEVEL: JsonSchema = {
 const getUsage: Tool = {
   name: 'get_usage',
   title: 'Get usage and limits',
-  description:
-    "Where the account stands, as GET /v1/account: the request window, this month's requests and records used and left, " +
-    "the overage setting, and this session's confirmation level. Uses no requests.",
+  description: "Where the account stands (as GET /v1/account): window, this month's requests and records, overage. Uses no requests.",
   inputSchema: object({}),
   outputSchema: object({ ...STANDING.properties, confirmation_level: LEVEL }, [...STANDING.required, 'confirmation_level']),
   annotations: { readOnlyHint: true, openWorldHint: false },

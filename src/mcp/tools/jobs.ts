@@ -10,7 +10,7 @@ import { spend, type Spent } from '../spend.js';
 import type { Tool, ToolCall } from '../tool.js';
 import { ALL_FILTERS, FILTER_INPUTS, filtersOfArgs } from './filter-inputs.js';
 import { CONFIRM, JOB, JOBS, spendingOutput, WATERMARK } from './outputs.js';
-import { COMPACT_FIELDS, compactJob, sealHandle, searchOf, understood, widest } from './search-view.js';
+import { COMPACT_FIELDS, compactJob, MAX_CHARS, sealHandle, searchOf, understood, widest, withinBudget } from './search-view.js';
 
 /** search_jobs pages (spec 8.6). */
 export const PAGE = { min: 1, max: 25, default: 10 };
@@ -30,12 +30,12 @@ const SHAPE = {
   fields: {
     type: 'array',
     items: { type: 'string' },
-    description: 'Job fields to return, e.g. ["title", "employer_name", "locations"]; list_fields lists them. Default: all.',
+    description: 'e.g. ["title", "description"]; list_fields lists the fields.',
   },
   include: {
     type: 'array',
     items: { enum: ['company', 'source_data'] },
-    description: 'e.g. ["company"]: adds the employer\'s record; "source_data": each posting as collected.',
+    description: 'e.g. ["company"] (the employer) or ["source_data"].',
   },
 };
 
@@ -66,6 +66,7 @@ const searchJobs: Tool = {
       description: 'relevance (the default with q, title or description) or updated (newest first, the default otherwise).',
     },
     ...SHAPE,
+    max_chars: MAX_CHARS,
     save_to_file: {
       type: 'boolean',
       default: false,
@@ -151,7 +152,9 @@ async function page(
     };
     const jobs = view.compact ? data.map(compactJob) : data;
     const output = { total: count, jobs, handle: sealHandle(ctx, view.args, next_cursor), snapshot_watermark };
-    return { records: body.records, output: { ...output, ...(await explained(ctx, s, filters, count)) } };
+    const answer = { ...output, ...(await explained(ctx, s, filters, count)) };
+    withinBudget(answer, jobs, view.args.max_chars as number | undefined);
+    return { records: body.records, output: answer };
   });
 }
 
@@ -187,6 +190,7 @@ const getJob: Tool = {
     {
       job_id: { ...componentSchema('Uuid'), description: 'The job_id, a lowercase UUID.' },
       ...SHAPE,
+      max_chars: MAX_CHARS,
       confirm: CONFIRM,
     },
     ['job_id'],
@@ -214,11 +218,10 @@ const getJob: Tool = {
         // A merged job's redirect names the job that survives it: one step (HTTP answers it with 308).
         if ('redirect' in found) found = await call.ctx.jobs.one(s, registry, found.redirect, options);
         if ('redirect' in found) throw new Error(`job ${asked} redirects more than once`);
-        const { data } = JSON.parse(found.json) as { data: { job_id: string } };
-        return {
-          records: 1,
-          output: { job: data, ...(data.job_id !== asked ? { merged_from: asked } : {}), snapshot_watermark: s.watermark },
-        };
+        const { data } = JSON.parse(found.json) as { data: { job_id: string; description?: unknown } };
+        const output = { job: data, ...(data.job_id !== asked ? { merged_from: asked } : {}), snapshot_watermark: s.watermark };
+        withinBudget(output, [data], args.max_chars as number | undefined);
+        return { records: 1, output };
       }),
     );
   },

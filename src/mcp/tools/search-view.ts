@@ -123,3 +123,36 @@ export async function widest(
   }
   return best;
 }
+
+/** The input that bounds an answer's size (issue 22: answers within a budget). */
+export const MAX_CHARS = {
+  type: 'integer',
+  minimum: 1000,
+  description: 'e.g. 4000: long descriptions are cut ("…[cut]") to keep the answer near this size.',
+};
+
+const CUT = '…[cut]';
+
+/**
+ * Cuts the jobs' descriptions so that the answer fits in `maxChars` characters of JSON, the longest first
+ * (each to the same length), marking each cut; the jobs themselves all stay (they are charged). Answers
+ * whether anything was cut. An answer that does not fit even with every description cut keeps them cut.
+ */
+export function withinBudget(output: Record<string, unknown>, jobs: readonly object[], maxChars: number | undefined): boolean {
+  if (maxChars === undefined) return false;
+  const over = JSON.stringify(output).length - maxChars;
+  const texts = (jobs as { description?: unknown }[]).filter((j): j is { description: string } => typeof j.description === 'string');
+  if (over <= 0 || texts.length === 0) return false;
+  const lengths = texts.map((j) => j.description.length).sort((a, b) => b - a);
+  // The largest length L such that cutting every description to L (plus the marker) saves `over`.
+  const saved = (limit: number) => lengths.reduce((sum, n) => sum + Math.max(0, n - limit - CUT.length), 0);
+  let [low, high] = [0, lengths[0]!];
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (saved(mid) >= over) low = mid;
+    else high = mid - 1;
+  }
+  const limit = low;
+  for (const job of texts) if (job.description.length > limit + CUT.length) job.description = job.description.slice(0, limit) + CUT;
+  return true;
+}

@@ -1,9 +1,27 @@
 // The MCP tools' JSON Schemas, cut from openapi.yaml: the job filters, the job shape and the overage
 // body have one source, so a tool takes and returns exactly what the HTTP routes do.
 
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { isDateOrDateTime } from '../query/dates.js';
 import { contract } from '../shared/contract.js';
 
 export type JsonSchema = Record<string, unknown>;
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+let ajv: Ajv2020 | undefined;
+
+/**
+ * A validator of a tool's input (or part of one): ajv with the formats the contract uses. Amounts in cents
+ * are checked exactly by the code that reads them: ajv's multipleOf: 0.01 rejects 0.07 by rounding.
+ */
+export function inputValidator(schema: unknown): ValidateFunction {
+  if (!ajv) {
+    ajv = addFormats(new Ajv2020({ strict: false, allErrors: false, validateFormats: true }));
+    ajv.addFormat('date-or-date-time', { type: 'string', validate: isDateOrDateTime });
+  }
+  return ajv.compile(JSON.parse(JSON.stringify(schema), (k, v: unknown) => (k === 'multipleOf' && v === 0.01 ? undefined : v)) as object);
+}
 
 interface OpenApi {
   components: { schemas: Record<string, JsonSchema>; parameters: Record<string, { description?: string }> };

@@ -12,16 +12,14 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { AppContext } from '../context.js';
 import { asApiError, errorBody, invalidRequest, type ApiError } from '../errors.js';
 import { newRequestId } from '../shared/ids.js';
 import { throttlesOf, type ThrottleName } from '../shared/throttles.js';
 import type { Caller } from '../metering/keys.js';
-import { isDateOrDateTime } from '../query/dates.js';
 import type { McpSession } from './session.js';
-import type { JsonSchema } from './schemas.js';
+import { inputValidator, type JsonSchema } from './schemas.js';
 import type { Tool } from './tool.js';
 import { ACCOUNT_TOOLS } from './tools/account.js';
 import { filterHint } from './tools/filter-inputs.js';
@@ -59,8 +57,6 @@ const THROTTLED: Record<string, ThrottleName> = {
   set_overage: 'overageChanges',
 };
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-
 /** Each tool with the validator of its input. */
 interface Entry {
   tool: Tool;
@@ -83,14 +79,8 @@ const LISTED_OUTPUTS = new Map<string, unknown>();
 
 function tools(): Map<string, Entry> {
   if (registry) return registry;
-  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
-  addFormats(ajv);
-  ajv.addFormat('date-or-date-time', { type: 'string', validate: isDateOrDateTime });
   const all = [...JOB_TOOLS, ...ACCOUNT_TOOLS, readFileTool, searchDocsTool];
-  // Amounts in cents are checked exactly by the tool (ajv's multipleOf: 0.01 rejects 0.07 by rounding).
-  const exact = (schema: unknown) =>
-    JSON.parse(JSON.stringify(schema), (k, v: unknown) => (k === 'multipleOf' && v === 0.01 ? undefined : v)) as object;
-  registry = new Map(all.map((tool) => [tool.name, { tool, validate: ajv.compile(exact(tool.inputSchema)) }]));
+  registry = new Map(all.map((tool) => [tool.name, { tool, validate: inputValidator(tool.inputSchema) }]));
   for (const tool of all) LISTED_OUTPUTS.set(tool.name, shapeOf(tool.outputSchema));
   return registry;
 }

@@ -3,6 +3,7 @@
 // spec 8.5, charges its records before a successful body is sent (429 data_limit_exceeded when the
 // month cannot take them) and is settled in the ledger when it ends.
 
+import { recordsLeft, windowLeft } from '../metering/standing.js';
 import type { NextFunction, Request, Response } from 'express';
 import type { RequestInfo, Standing, Ticket } from '../metering/meter.js';
 import { DAILY_FREE_UNITS } from '../metering/prices.js';
@@ -44,7 +45,7 @@ export function admission(ctx: AppContext, classify: (req: Request) => Omit<Requ
 
 /** The headers of spec 8.5, as the account stands after this request. */
 export function setMeteringHeaders(res: Response, s: Standing, at: Date): void {
-  const remaining = Math.max(0, s.windowLimit - s.windowUsed);
+  const remaining = windowLeft(s);
   res.setHeader('RateLimit-Policy', `${s.windowLimit};w=60`);
   res.setHeader('RateLimit-Limit', String(s.windowLimit));
   res.setHeader('RateLimit-Remaining', String(remaining));
@@ -53,7 +54,7 @@ export function setMeteringHeaders(res: Response, s: Standing, at: Date): void {
   if (s.model === 'records') {
     res.setHeader('X-Data-Records-Used', String(s.recordsUsed));
     res.setHeader('X-Data-Records-Limit', String(s.recordsLimit));
-    res.setHeader('X-Data-Records-Remaining', String(Math.max(0, s.recordsLimit - s.recordsUsed - s.recordsReserved)));
+    res.setHeader('X-Data-Records-Remaining', String(recordsLeft(s)));
     res.setHeader('X-Data-Records-Reset', s.monthEnd.toISOString());
     res.setHeader('X-Data-Requests-Used', String(s.requestsUsed));
     res.setHeader('X-Data-Requests-Limit', String(s.requestsUsed + s.requestsLeft));

@@ -279,6 +279,22 @@ export class DocsIndex {
    * BM25 over the query's words and their synonyms (SYNONYMS, weighed less), times GUIDE_BOOST for a guide.
    */
   search(query: string, limit: number): DocHit[] {
+    const hits = [...this.scores(query)].map(([i, score]): DocHit => ({ ...this.passages[i]!, score }));
+    return hits.sort(compareHits).slice(0, Math.max(0, Math.floor(limit)));
+  }
+
+  /**
+   * The passages titled `title` (a long section is several), whole: those the query matches first, best
+   * first, then the others in the order of their source; at most `limit`.
+   */
+  passage(title: string, query: string, limit: number): DocHit[] {
+    const scores = this.scores(query);
+    const hits = this.passages.flatMap((p, i): DocHit[] => (p.title === title ? [{ ...p, score: scores.get(i) ?? 0 }] : []));
+    return hits.sort((a, b) => b.score - a.score).slice(0, Math.max(0, Math.floor(limit)));
+  }
+
+  /** Each passage the query matches (by its index) with its score. */
+  private scores(query: string): Map<number, number> {
     const scores = new Map<number, number>();
     const n = this.passages.length;
     for (const [term, weight] of queryTerms(query)) {
@@ -289,23 +305,8 @@ export class DocsIndex {
         scores.set(passage, (scores.get(passage) ?? 0) + (weight * idf * count * (K1 + 1)) / (count + norm));
       }
     }
-    const hits = [...scores].map(([i, score]): DocHit => {
-      const passage = this.passages[i]!;
-      return { ...passage, score: isGuide(passage) ? score * GUIDE_BOOST : score };
-    });
-    return hits.sort(compareHits).slice(0, Math.max(0, Math.floor(limit)));
-  }
-
-  /**
-   * The passages titled `title` (a long section is several), whole: those the query matches first, best
-   * first, then the others in the order of their source; at most `limit`.
-   */
-  passage(title: string, query: string, limit: number): DocHit[] {
-    const scores = new Map(this.search(query, this.size).map((hit) => [`${hit.source}\n${hit.title}\n${hit.text}`, hit.score]));
-    const hits = this.passages
-      .filter((p) => p.title === title)
-      .map((p): DocHit => ({ ...p, score: scores.get(`${p.source}\n${p.title}\n${p.text}`) ?? 0 }));
-    return hits.sort((a, b) => b.score - a.score).slice(0, Math.max(0, Math.floor(limit)));
+    for (const [i, score] of scores) if (isGuide(this.passages[i]!)) scores.set(i, score * GUIDE_BOOST);
+    return scores;
   }
 }
 
@@ -320,56 +321,4 @@ export function queryTerms(query: string): Map<string, number> {
     for (const term of group.flat()) if (!terms.has(term)) terms.set(term, SYNONYM_WEIGHT);
   }
   return terms;
-}
-
-// Excerpts -----------------------------------------------------------------------------------------
-
-/** Words as the parser sees them closely enough to find a query's lexemes in a text, with their offsets. */
-const WORD = /[\p{L}\p{N}_][\p{L}\p{N}_'’.-]*[\p{L}\p{N}_]|[\p{L}\p{N}_]/gu;
-
-/**
- * At most `max` characters of `text` around the words of the query: the window holding the most distinct
- * query words (then the most of them, then the earliest), widened back to the start of its line when that
- * fits, cut between words, with "…" where text was left out. A text of at most `max` characters is whole.
- */
-export function excerpt(text: string, query: string, max: number): string {
-  if (text.length <= max) return text;
-  const terms = queryTerms(query);
-  const hits: { at: number; end: number; term: string; weight: number }[] = [];
-  for (const match of text.matchAll(WORD)) {
-    for (const term of lexemes(match[0])) {
-      const weight = terms.get(term);
-      if (weight !== undefined) hits.push({ at: match.index, end: match.index + match[0].length, term, weight });
-    }
-  }
-  const room = max - 2; // an ellipsis at either end
-  let best = { start: 0, distinct: -1, total: -1 };
-  for (const [i, first] of hits.entries()) {
-    const seen = new Map<string, number>();
-    let total = 0;
-    for (const hit of hits.slice(i)) {
-      if (hit.end - first.at > room) break;
-      seen.set(hit.term, hit.weight);
-      total += hit.weight;
-    }
-    const distinct = [...seen.values()].reduce((sum, w) => sum + w, 0);
-    if (distinct > best.distinct || (distinct === best.distinct && total > best.total)) best = { start: first.at, distinct, total };
-  }
-  let start = best.start;
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  if (start - lineStart < room / 3) start = lineStart;
-  else start = text.lastIndexOf(' ', start - 1) + 1;
-  // Fill the window with text before the start when the passage ends too soon.
-  start = Math.max(0, Math.min(start, text.length - room));
-  if (start > 0 && !/\s/.test(text[start - 1]!)) {
-    const space = text.indexOf(' ', start);
-    start = space === -1 ? start : space + 1;
-  }
-  let end = Math.min(text.length, start + room);
-  if (end < text.length) {
-    const space = text.lastIndexOf(' ', end);
-    if (space > start) end = space;
-  }
-  const body = text.slice(start, end).trim();
-  return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
 }

@@ -61,6 +61,8 @@ const THROTTLED: Record<string, ThrottleName> = {
 interface Entry {
   tool: Tool;
   validate: ValidateFunction;
+  /** Its output schema as the listing shows it (shapeOf). */
+  listedOutput: JsonSchema;
 }
 
 let registry: Map<string, Entry> | undefined;
@@ -75,13 +77,13 @@ function shapeOf(schema: JsonSchema): JsonSchema {
   const typeOf = (s: JsonSchema) => (s.enum ? { enum: s.enum } : { type: s.type ?? 'object' });
   return { type: 'object', properties: Object.fromEntries(Object.entries(properties).map(([name, s]) => [name, typeOf(s)])) };
 }
-const LISTED_OUTPUTS = new Map<string, unknown>();
 
 function tools(): Map<string, Entry> {
   if (registry) return registry;
   const all = [...JOB_TOOLS, ...ACCOUNT_TOOLS, readFileTool, searchDocsTool];
-  registry = new Map(all.map((tool) => [tool.name, { tool, validate: inputValidator(tool.inputSchema) }]));
-  for (const tool of all) LISTED_OUTPUTS.set(tool.name, shapeOf(tool.outputSchema));
+  registry = new Map(
+    all.map((tool) => [tool.name, { tool, validate: inputValidator(tool.inputSchema), listedOutput: shapeOf(tool.outputSchema) }]),
+  );
   return registry;
 }
 
@@ -93,12 +95,12 @@ export function createMcpServer(options: McpServerOptions): Server {
   );
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [...entries.values()].map(({ tool }) => ({
+    tools: [...entries.values()].map(({ tool, listedOutput }) => ({
       name: tool.name,
       title: tool.title,
       description: tool.description,
       inputSchema: tool.inputSchema as { type: 'object' },
-      outputSchema: LISTED_OUTPUTS.get(tool.name) as { type: 'object' },
+      outputSchema: listedOutput as { type: 'object' },
       annotations: tool.annotations,
     })),
   }));

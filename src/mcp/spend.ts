@@ -4,6 +4,7 @@
 // with its cost and runs only when called again with confirm: true.
 
 import type { Standing } from '../metering/meter.js';
+import { recordsLeft, windowLeft } from '../metering/standing.js';
 import { requestUnits, unitMicros, type RouteClass } from '../metering/prices.js';
 import { dataLimitExceeded, refused } from '../metering/refusals.js';
 import type { AccountRow } from '../metering/accounts.js';
@@ -75,9 +76,9 @@ export async function spend(call: ToolCall, spending: Spending, work: () => Prom
  */
 function standingAfter(s: Standing): Record<string, number> {
   return {
-    window_left: Math.max(0, s.windowLimit - s.windowUsed),
+    window_left: windowLeft(s),
     requests_left: s.requestsLeft,
-    ...(s.model === 'records' ? { records_left: Math.max(0, s.recordsLimit - s.recordsUsed - s.recordsReserved) } : {}),
+    ...(s.model === 'records' ? { records_left: recordsLeft(s) } : {}),
   };
 }
 
@@ -107,7 +108,7 @@ function canBill(account: AccountRow): boolean {
 /** What a call of `records` records would cost the account as it stands (before volume discounts). */
 export function costOf(standing: Standing, account: AccountRow, routeClass: RouteClass, records: number): Cost {
   if (standing.model === 'records') {
-    const included = Math.max(0, standing.recordsLimit - standing.recordsUsed - standing.recordsReserved);
+    const included = recordsLeft(standing);
     const beyond = Math.max(0, records - included);
     const price = account.overage_price_micros === null ? 0 : Number(account.overage_price_micros);
     const note =

@@ -19,6 +19,12 @@ export interface AccountStanding {
   overage: OverageStatus;
 }
 
+/** Requests left in the current window. */
+export const windowLeft = (s: Standing): number => Math.max(0, s.windowLimit - s.windowUsed);
+
+/** Records the month still takes: the plan's, less those charged and those set aside for running exports. */
+export const recordsLeft = (s: Standing): number => Math.max(0, s.recordsLimit - s.recordsUsed - s.recordsReserved);
+
 /** The account's standing after the admission that found `s`, with its overage setting and use at `now`. */
 export async function accountStanding(db: Queryable, account: AccountRow, s: Standing, now: Date): Promise<AccountStanding> {
   const plan = PLANS[account.plan];

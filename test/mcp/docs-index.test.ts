@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DocsIndex, excerpt, queryTerms, type Passage } from '../../src/mcp/docs-index.js';
+import { excerpt } from '../../src/mcp/docs-excerpt.js';
+import { DocsIndex, queryTerms, type Passage } from '../../src/mcp/docs-index.js';
 import { GUIDES } from '../../src/shared/guides.js';
 
 const titlesOf = (passages: readonly Passage[]) => passages.map((p) => p.title);

@@ -2,7 +2,8 @@
 
 import { object } from '../schemas.js';
 import { fileURLToPath } from 'node:url';
-import { DocsIndex, excerpt } from '../docs-index.js';
+import { excerpt } from '../docs-excerpt.js';
+import { DocsIndex } from '../docs-index.js';
 import type { Tool } from '../tool.js';
 import { JOBS, WATERMARK } from './outputs.js';
 import { PAGE } from './jobs.js';

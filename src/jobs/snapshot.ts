@@ -16,7 +16,7 @@ import { Worker } from 'node:worker_threads';
 import { concatParts } from '../search/index-builder.js';
 import { InvertedIndex } from '../search/inverted-index.js';
 import { writeIndexFile } from '../search/index-file.js';
-import type { IndexJob, IndexResult } from '../search/index-worker.js';
+import { loadIndexes, type IndexJob, type IndexResult } from '../search/index-load.js';
 import type { QueryEngine } from '../db/engine.js';
 import { withProgress, type OpenProgress, type ProgressOptions, type Step } from './open-progress.js';
 import { sqlString as quote } from '../db/sql-literal.js';
@@ -213,20 +213,20 @@ async function logOpened(
 /**
  * The publisher's half of an open: writes into `folder` what serving reads of the snapshot in `dir`
  * (the job documents, the source data, the text indexes), without the serving tables. The text
- * indexes build in `workers` worker threads meanwhile, and so does `meanwhile` (the publisher writes
- * the feed then).
+ * indexes of its `jobs` jobs build in `workers` worker threads meanwhile (inline when few), and so does
+ * `meanwhile` (the publisher writes the feed then).
  */
 export async function writeServingFiles(
   engine: QueryEngine,
   dir: string,
   folder: string,
-  workers: number,
+  threads: { workers: number; jobs: number },
   meanwhile: () => Promise<void>,
 ): Promise<void> {
   const prefix = `w${++opened}_`;
   const holes = await holesOf(dir, prefix);
   await mkdir(folder, { recursive: true });
-  const indexes = writeIndexFiles(holes, await jobsFiles(dir), folder, workers);
+  const indexes = writeIndexFiles(holes, await jobsFiles(dir), folder, threads);
   indexes.catch(() => undefined); // awaited below
   await engine.withConnection(async (c) => {
     for (const statement of MACROS) await c.run(statement);
@@ -264,10 +264,9 @@ async function jobsFiles(dir: string): Promise<string[]> {
 export type Codes = Map<string, Map<string, number>>;
 
 /**
- * The title and description indexes, from the snapshot's texts in doc order, built in a worker
- * thread (src/search/index-worker.ts): its working memory is freed when it ends, and the server
- * keeps answering while it runs. The worker keeps them in `folder` and reads them from there on the
- * next open of the same snapshot. It says what it is doing through `onStep`.
+ * The title and description indexes, from the snapshot's texts in doc order (see loadIndexes), kept in
+ * `folder` and read from there on the next open of the same snapshot. It says what it is doing through
+ * `onStep`.
  */
 async function buildIndexes(
   textsSql: string,
@@ -275,7 +274,7 @@ async function buildIndexes(
   documents: number,
   onStep: (step: Step) => void,
 ): Promise<{ title: InvertedIndex; description: InvertedIndex; fromCache: boolean; writeError?: string }> {
-  const result = await runIndexWorker({ textsSql, cacheDir: folder, documents }, onStep);
+  const result = await indexesOf({ textsSql, cacheDir: folder, documents }, onStep);
   return {
     title: InvertedIndex.fromParts(result.title),
     description: InvertedIndex.fromParts(result.description),
@@ -286,27 +285,45 @@ async function buildIndexes(
 
 /**
  * The publisher's index build: the jobs files cut into `workers` runs of consecutive files, each
- * indexed by its own worker thread, the parts joined in doc order and written to `folder` (as
- * buildIndexes keeps them).
+ * indexed on its own (a worker thread for a large catalog of `jobs` jobs), the parts joined in doc order
+ * and written to `folder` (as buildIndexes keeps them).
  */
 async function writeIndexFiles(
   holes: Record<'p' | 'files' | 'dir', string>,
   files: string[],
   folder: string,
-  workers: number,
+  { workers, jobs }: { workers: number; jobs: number },
 ): Promise<void> {
   const runs = Math.max(1, Math.min(workers, files.length));
   const parts = await Promise.all(
     Array.from({ length: runs }, (_, k) => {
       const run = files.slice(Math.floor((k * files.length) / runs), Math.floor(((k + 1) * files.length) / runs));
-      return runIndexWorker(
-        { textsSql: fill(SQL.texts, { ...holes, files: `[${run.map(quote).join(', ')}]` }), cacheDir: null, documents: 0 },
+      return indexesOf(
+        {
+          textsSql: fill(SQL.texts, { ...holes, files: `[${run.map(quote).join(', ')}]` }),
+          cacheDir: null,
+          documents: Math.ceil(jobs / runs),
+        },
         () => undefined,
       );
     }),
   );
   writeIndexFile(join(folder, 'title.index'), parts.map((p) => p.title).reduce(concatParts));
   writeIndexFile(join(folder, 'description.index'), parts.map((p) => p.description).reduce(concatParts));
+}
+
+/**
+ * Up to this many documents the indexes load on the calling thread: a worker thread takes longer to start
+ * (half a second, loading its modules) than such a build takes, and holds the event loop a fraction of that.
+ */
+const INLINE_DOCUMENTS = 5_000;
+
+/**
+ * The indexes of `job`, loaded in a worker thread (src/search/index-worker.ts) when large: its working
+ * memory is freed when it ends, and the server keeps answering while it runs.
+ */
+function indexesOf(job: IndexJob, onStep: (step: Step) => void): Promise<IndexResult> {
+  return job.documents <= INLINE_DOCUMENTS ? loadIndexes(job, onStep) : runIndexWorker(job, onStep);
 }
 
 function runIndexWorker(job: IndexJob, onStep: (step: Step) => void): Promise<IndexResult> {

@@ -37,7 +37,7 @@ export async function buildServingFiles(
   const engine = await QueryEngine.open({ threads, timeoutMs: NO_LIMIT_MS });
   try {
     // The feed's files are written while the text indexes build in their worker threads.
-    await writeServingFiles(engine, dir, servingFolder(dir), threads, async () => {
+    await writeServingFiles(engine, dir, servingFolder(dir), { workers: threads, jobs: manifest.counts.jobs }, async () => {
       await sayNew('serving');
       const segment = await openSegment(engine, dir, manifest, feedFolder(dir), () => 0, join(servingFolder(dir), 'documents.jsonl'));
       await segment.close();

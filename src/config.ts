@@ -23,6 +23,7 @@ export interface Config {
   upgradeUrl: string;
   catalogPollMs: number;
   exportLeaseMs: number;
+  exportFileRecords: number;
   ledgerCompactMs: number;
   nodeLeaseMs: number;
   mcpSessionIdleMs: number;
@@ -117,6 +118,14 @@ export const SETTINGS: readonly Setting[] = [
     kind: 'integer',
     default: '60000',
     help: 'a running export whose server has not renewed its hold for this long is taken up by another (after a crash)',
+  },
+  {
+    key: 'exportFileRecords',
+    kind: 'integer',
+    default: '10000',
+    help: 'jobs per export file, at most 10000 (smaller files: more of them, each quicker to download and retry)',
+    check: (raw) =>
+      /^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 10_000 ? null : 'must be a whole number from 1 to 10000 (e.g. 10000)',
   },
   {
     key: 'ledgerCompactMs',

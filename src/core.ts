@@ -84,6 +84,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
   const ledger = new Ledger(store, engine, stores, logger, { clock });
   const runner = new ExportRunner(exports, store, jobs, engine, publications, library, clock, logger, meter, {
     leaseMs: config.exportLeaseMs,
+    fileRecords: config.exportFileRecords,
     pollMs: 1000,
     ...options.exportRunner,
   });

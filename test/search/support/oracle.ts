@@ -14,7 +14,7 @@ export const CONFIGURATION = `
   CREATE TEXT SEARCH CONFIGURATION jps_english (COPY = english);
   ALTER TEXT SEARCH CONFIGURATION jps_english ALTER MAPPING FOR hword, hword_part, word WITH unaccent, english_stem;`;
 
-/** The oracle database, on the test server it was made on (in parallel mode each file has its own server). */
+/** The oracle database, on the test server it was made on (one a test run: the fixture of test/support/postgres.ts). */
 let database: { server: TestPostgres; url: Promise<string> } | undefined;
 
 /** A new connection to the oracle database (created, and configured, on first use). Close it with end(). */

@@ -19,7 +19,7 @@ SELECT (f.base + r.file_row_number)::INTEGER AS doc, r.* EXCLUDE (filename, file
 FROM read_parquet({files}, filename = true, file_row_number = true) r JOIN {p}files f ON f.filename = r.filename;
 
 -- name: postings
--- One row per posting; pay per year where its interval says how to get there (unknown: NULL).
+-- One row per posting; pay per year where its interval says how to get there (per_year; unknown: NULL).
 CREATE TABLE {p}postings AS
 SELECT
   doc,
@@ -36,13 +36,11 @@ SELECT
   p.posting_url IS NOT NULL AS has_posting_url,
   p.application_url IS NOT NULL AS has_application_url,
   p.pay.currency AS pay_currency,
-  p.pay.floor * per_year AS pay_floor_year,
-  p.pay.ceiling * per_year AS pay_ceiling_year,
+  p.pay.floor * per_year(p.pay.interval) AS pay_floor_year,
+  p.pay.ceiling * per_year(p.pay.interval) AS pay_ceiling_year,
   p.application_check.result AS check_result,
   p.application_check.checked_at AS checked_at
-FROM (SELECT doc, unnest(postings) AS p FROM {p}numbered),
-  LATERAL (SELECT CASE p.pay.interval WHEN 'hour' THEN 2080 WHEN 'day' THEN 260 WHEN 'week' THEN 52
-                                      WHEN 'month' THEN 12 WHEN 'year' THEN 1 END AS per_year)
+FROM (SELECT doc, unnest(postings) AS p FROM {p}numbered)
 ORDER BY doc;
 
 -- name: locations
@@ -177,10 +175,35 @@ CREATE TABLE {p}withdrawn AS SELECT job_id FROM read_parquet({dir} || '/withdraw
 -- a jobs file: the documents file below and the change feed's events (sql/serve/events.sql) both write
 -- it. The postings' source_data is written apart, for include=source_data.
 CREATE OR REPLACE MACRO api_time(t) AS strftime(t, '%Y-%m-%dT%H:%M:%S.%gZ');
+-- Pay per year: hourly x 2,080, daily x 260, weekly x 52, monthly x 12 (spec 4.2); an unknown interval has none.
+CREATE OR REPLACE MACRO per_year(pay_interval) AS CASE pay_interval WHEN 'hour' THEN 2080 WHEN 'day' THEN 260
+  WHEN 'week' THEN 52 WHEN 'month' THEN 12 WHEN 'year' THEN 1 END;
+-- A posting's pay as a yearly range in its own currency, or NULL when its interval is unknown.
+CREATE OR REPLACE MACRO annual(pay) AS CASE WHEN per_year(pay.interval) IS NULL THEN NULL ELSE struct_pack(
+  floor := round(pay.floor * per_year(pay.interval), 2), ceiling := round(pay.ceiling * per_year(pay.interval), 2)) END;
+-- The yearly ranges of the postings that state pay with a known interval, with their currencies.
+CREATE OR REPLACE MACRO annual_ranges(postings) AS list_filter(list_transform(postings, p -> struct_pack(
+    currency := p.pay.currency,
+    floor := round(p.pay.floor * per_year(p.pay.interval), 2),
+    ceiling := round(p.pay.ceiling * per_year(p.pay.interval), 2))),
+  r -> r.floor IS NOT NULL OR r.ceiling IS NOT NULL);
+-- The currency most of `ranges` are in; of two as common, the first in alphabetical order.
+CREATE OR REPLACE MACRO main_currency(ranges) AS list_sort(list_transform(
+  list_distinct(list_transform(ranges, r -> r.currency)),
+  c -> struct_pack(n := -len(list_filter(ranges, r -> r.currency = c)), c := c)))[1].c;
+-- From the lowest floor to the highest ceiling of `ranges` in `in_currency`.
+CREATE OR REPLACE MACRO range_in(ranges, in_currency) AS CASE WHEN in_currency IS NULL THEN NULL ELSE struct_pack(
+  currency := in_currency,
+  floor := list_min(list_transform(list_filter(ranges, r -> r.currency = in_currency), r -> r.floor)),
+  ceiling := list_max(list_transform(list_filter(ranges, r -> r.currency = in_currency), r -> r.ceiling)),
+  source := 'posted') END;
+-- A job's yearly pay: the range of its postings in their main currency (the lambda computes the ranges once).
+CREATE OR REPLACE MACRO annual_pay(postings) AS list_transform([annual_ranges(postings)], rs -> range_in(rs, main_currency(rs)))[1];
 CREATE OR REPLACE MACRO job_document(job_row) AS struct_pack(
   job_id := job_row.job_id, currentness := job_row.currentness, stale := job_row.stale, company_id := job_row.company_id,
   employer_name := job_row.employer_name, title := job_row.title, description := job_row.description,
   work_arrangement := job_row.work_arrangement, locations := job_row.locations,
+  annual_pay := annual_pay(job_row.postings),
   job_first_seen_at := api_time(job_row.job_first_seen_at),
   curated_at := api_time(job_row.curated_at),
   job_updated_at := api_time(job_row.job_updated_at),
@@ -191,7 +214,9 @@ CREATE OR REPLACE MACRO job_document(job_row) AS struct_pack(
     posted_at := api_time(p.posted_at),
     first_seen_at := api_time(p.first_seen_at),
     last_fetch_at := api_time(p.last_fetch_at),
-    pay := p.pay,
+    pay := CASE WHEN p.pay IS NULL THEN NULL ELSE struct_pack(
+      currency := p.pay.currency, floor := p.pay.floor, ceiling := p.pay.ceiling, "interval" := p.pay.interval,
+      annual := annual(p.pay)) END,
     application_check := CASE WHEN p.application_check IS NULL THEN NULL ELSE struct_pack(
       result := p.application_check.result,
       checked_at := api_time(p.application_check.checked_at)) END

@@ -18,6 +18,7 @@ export const JOB_FIELDS = [
   'description',
   'work_arrangement',
   'locations',
+  'annual_pay',
   'job_first_seen_at',
   'curated_at',
   'job_updated_at',

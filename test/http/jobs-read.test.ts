@@ -275,6 +275,34 @@ describe('jobs read API', function () {
       expect(await refused('pay_min=1.001')).to.match(/pay_min/);
     });
 
+    it('gives each posting its pay per year, and the job the range of its postings in their currency; none for an unknown interval', async () => {
+      type Range = { floor: number | null; ceiling: number | null };
+      type Paid = Job & { annual_pay: (Range & { currency: string; source: string }) | null };
+      const jobs = (await list('currentness=current,uncertain,not_current&fields=title,postings,annual_pay')).data as Paid[];
+      const job = (title: string) => jobs.find((j) => j.title === title)!;
+      // 30-40 USD an hour is 62,400-83,200 a year; 50-70 CAD an hour 104,000-145,600.
+      expect(job('Fleet Manager').annual_pay).to.deep.equal({ currency: 'USD', floor: 62400, ceiling: 83200, source: 'posted' });
+      expect(job('Fleet Manager').postings![0]!.pay).to.deep.include({ interval: 'hour', annual: { floor: 62400, ceiling: 83200 } });
+      expect(job('Senior Robotics Engineer').annual_pay).to.deep.equal({
+        currency: 'CAD',
+        floor: 104000,
+        ceiling: 145600,
+        source: 'posted',
+      });
+      expect(job('Data Engineer').annual_pay).to.deep.equal({ currency: 'GBP', floor: 50000, ceiling: 60000, source: 'posted' });
+      expect(job('Dispatcher').annual_pay, 'unknown interval').to.equal(null);
+      expect(job('Dispatcher').postings![0]!.pay).to.deep.include({ interval: 'unknown', annual: null });
+      expect(job('Warehouse Associate').annual_pay, 'no pay').to.equal(null);
+      // Logistics Planner: the ATS copy states pay, the aggregator's copy none; the range is the one stated.
+      const planner = job('Logistics Planner');
+      const stated = planner.postings!.flatMap((p) => (p.pay ? [(p.pay as { annual: Range }).annual] : []));
+      expect(stated).to.have.length(1);
+      expect(planner.annual_pay).to.deep.equal({ currency: 'USD', ...stated[0], source: 'posted' });
+      // Selectable alone.
+      const only = await list('currentness=current,uncertain,not_current&fields=annual_pay&title=fleet%20manager');
+      expect(only.data).to.deep.equal([{ job_id: job('Fleet Manager').job_id, annual_pay: job('Fleet Manager').annual_pay }]);
+    });
+
     it('currentness, active, stale and application checks', async () => {
       expect(await titles('currentness=not_current')).to.deep.equal(['Warehouse Associate']);
       expect(await titles('active=false')).to.deep.equal(['Warehouse Associate']);

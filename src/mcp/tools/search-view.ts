@@ -50,6 +50,7 @@ export const COMPACT_FIELDS: JobField[] = [
   'employer_name',
   'work_arrangement',
   'locations',
+  'annual_pay',
   'job_first_seen_at',
   'postings',
 ];
@@ -61,6 +62,7 @@ interface FullJob {
   work_arrangement: string | null;
   locations: { city: string | null; state: string | null; country: string | null }[];
   job_first_seen_at: string;
+  annual_pay?: { currency: string; floor: number | null; ceiling: number | null } | null;
   postings: {
     posted_at: string | null;
     pay: { currency: string; floor: number | null; ceiling: number | null; interval: string } | null;
@@ -74,7 +76,8 @@ export function compactJob(job: FullJob): Record<string, unknown> {
   const [first, ...others] = job.locations ?? [];
   const place = first ? [first.city, first.state, first.country].filter((p) => p).join(', ') : null;
   const postings = job.postings ?? [];
-  const pay = postings.find((p) => p.pay)?.pay;
+  // Pay per year when a posting states it with its interval (comparable across jobs), else as stated.
+  const pay = job.annual_pay ? { ...job.annual_pay, interval: 'year' } : postings.find((p) => p.pay)?.pay;
   const posted = postings.map((p) => p.posted_at).filter((d): d is string => typeof d === 'string');
   return {
     job_id: job.job_id,

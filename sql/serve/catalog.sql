@@ -160,7 +160,8 @@ SELECT
   coalesce(m.subdivision_mask2, 0) AS subdivision_mask2,
   coalesce(m.msa_mask0, 0) AS msa_mask0,
   coalesce(m.msa_mask1, 0) AS msa_mask1,
-  coalesce(m.msa_mask2, 0) AS msa_mask2
+  coalesce(m.msa_mask2, 0) AS msa_mask2,
+  pay_band(annual_pay(postings)) AS pay_band
 FROM {p}numbered j LEFT JOIN {p}masks m USING (doc)
 ORDER BY ord;
 
@@ -199,6 +200,17 @@ CREATE OR REPLACE MACRO range_in(ranges, in_currency) AS CASE WHEN in_currency I
   source := 'posted') END;
 -- A job's yearly pay: the range of its postings in their main currency (the lambda computes the ranges once).
 CREATE OR REPLACE MACRO annual_pay(postings) AS list_transform([annual_ranges(postings)], rs -> range_in(rs, main_currency(rs)))[1];
+-- The bands of group_by=pay_band, from and to per year in each currency (openapi.yaml names them).
+CREATE OR REPLACE MACRO band_edges(currency) AS CASE currency
+  WHEN 'INR' THEN [0, 300000, 600000, 1000000, 1500000, 2500000, 4000000]
+  WHEN 'BRL' THEN [0, 30000, 60000, 100000, 150000, 250000, 400000]
+  ELSE [0, 25000, 50000, 75000, 100000, 150000, 200000] END;
+-- The band of the middle of a yearly range ('USD 50000-75000': from 50,000 up to, not including, 75,000;
+-- 'USD 200000+' above the last edge); NULL without one.
+CREATE OR REPLACE MACRO band_of(currency, middle) AS list_transform([len(list_filter(band_edges(currency), e -> e <= middle))],
+  i -> currency || ' ' || band_edges(currency)[i] || coalesce('-' || band_edges(currency)[i + 1], '+'))[1];
+CREATE OR REPLACE MACRO pay_band(yearly) AS CASE WHEN coalesce(yearly.floor, yearly.ceiling) IS NULL THEN NULL
+  ELSE band_of(yearly.currency, (coalesce(yearly.floor, yearly.ceiling) + coalesce(yearly.ceiling, yearly.floor)) / 2) END;
 CREATE OR REPLACE MACRO job_document(job_row) AS struct_pack(
   job_id := job_row.job_id, currentness := job_row.currentness, stale := job_row.stale, company_id := job_row.company_id,
   employer_name := job_row.employer_name, title := job_row.title, description := job_row.description,

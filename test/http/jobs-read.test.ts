@@ -303,6 +303,28 @@ describe('jobs read API', function () {
       expect(only.data).to.deep.equal([{ job_id: job('Fleet Manager').job_id, annual_pay: job('Fleet Manager').annual_pay }]);
     });
 
+    it('counts jobs by pay band: the middle of their yearly pay, in its currency', async () => {
+      const r = await app.api.get<{ count: number; groups: { value: string | null; count: number }[] }>(
+        '/v1/jobs/count?currentness=current,uncertain,not_current&group_by=pay_band',
+        { key },
+      );
+      expect(r.status, JSON.stringify(r.body)).to.equal(200);
+      const planner = (
+        byTitle.get('Logistics Planner')!.postings!.find((p) => p.pay)!.pay as { annual: { floor: number; ceiling: number } }
+      ).annual;
+      const middle = (planner.floor + planner.ceiling) / 2;
+      const plannerBand = middle < 75000 ? 'USD 50000-75000' : 'USD 75000-100000';
+      // Fleet Manager: 62,400-83,200 USD, middle 72,800; Robotics: 104,000-145,600 CAD; Data Engineer 50,000-60,000 GBP.
+      const expected = new Map<string | null, number>([
+        ['CAD 100000-150000', 1],
+        ['GBP 50000-75000', 1],
+        [null, 2],
+      ]);
+      for (const band of ['USD 50000-75000', plannerBand]) expected.set(band, (expected.get(band) ?? 0) + 1);
+      expect(new Map(r.body.groups.map((g) => [g.value, g.count]))).to.deep.equal(expected);
+      expect(r.body.count).to.equal(6);
+    });
+
     it('currentness, active, stale and application checks', async () => {
       expect(await titles('currentness=not_current')).to.deep.equal(['Warehouse Associate']);
       expect(await titles('active=false')).to.deep.equal(['Warehouse Associate']);

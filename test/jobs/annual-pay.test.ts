@@ -71,6 +71,18 @@ describe('yearly pay (the job documents)', () => {
     expect(await annualPay([eur, usd, usd])).to.deep.include({ currency: 'USD', floor: 62400, ceiling: 83200 });
   });
 
+  it('bands the middle of a yearly range by its currency, from an edge up to the next, the last open', async () => {
+    const band = async (currency: string, floor: number | null, ceiling: number | null) =>
+      evaluate(`pay_band(struct_pack(currency := '${currency}', floor := ${floor}::DOUBLE, ceiling := ${ceiling}::DOUBLE))`, []);
+    expect(await band('USD', 62400, 83200)).to.equal('USD 50000-75000');
+    expect(await band('USD', 50000, 100000)).to.equal('USD 75000-100000');
+    expect(await band('USD', 10000, null)).to.equal('USD 0-25000');
+    expect(await band('EUR', null, 250000)).to.equal('EUR 200000+');
+    expect(await band('INR', 500000, 900000)).to.equal('INR 600000-1000000');
+    expect(await band('BRL', 40000, 50000)).to.equal('BRL 30000-60000');
+    expect(await band('USD', null, null)).to.equal(null);
+  });
+
   it('is null when no posting states pay with a known interval', async () => {
     expect(await annualPay([])).to.equal(null);
     expect(await annualPay([null, pay('USD', 1, 2, 'unknown')])).to.equal(null);

@@ -207,10 +207,10 @@ CREATE OR REPLACE MACRO band_edges(currency) AS CASE currency
   ELSE [0, 25000, 50000, 75000, 100000, 150000, 200000] END;
 -- The band of the middle of a yearly range ('USD 50000-75000': from 50,000 up to, not including, 75,000;
 -- 'USD 200000+' above the last edge); NULL without one.
-CREATE OR REPLACE MACRO band_of(currency, middle) AS list_transform([len(list_filter(band_edges(currency), e -> e <= middle))],
-  i -> currency || ' ' || band_edges(currency)[i] || coalesce('-' || band_edges(currency)[i + 1], '+'))[1];
-CREATE OR REPLACE MACRO pay_band(yearly) AS CASE WHEN coalesce(yearly.floor, yearly.ceiling) IS NULL THEN NULL
-  ELSE band_of(yearly.currency, (coalesce(yearly.floor, yearly.ceiling) + coalesce(yearly.ceiling, yearly.floor)) / 2) END;
+CREATE OR REPLACE MACRO band_of(currency, middle) AS list_transform([band_edges(currency)], edges -> list_transform(
+  [len(list_filter(edges, e -> e <= middle))], i -> currency || ' ' || edges[i] || coalesce('-' || edges[i + 1], '+'))[1])[1];
+CREATE OR REPLACE MACRO pay_band(yearly) AS list_transform([yearly], y -> CASE WHEN coalesce(y.floor, y.ceiling) IS NULL THEN NULL
+  ELSE band_of(y.currency, (coalesce(y.floor, y.ceiling) + coalesce(y.ceiling, y.floor)) / 2) END)[1];
 CREATE OR REPLACE MACRO job_document(job_row) AS struct_pack(
   job_id := job_row.job_id, currentness := job_row.currentness, stale := job_row.stale, company_id := job_row.company_id,
   employer_name := job_row.employer_name, title := job_row.title, description := job_row.description,

@@ -12,13 +12,10 @@ import { readCatalogManifest, servingFolder, type CatalogManifest } from '../cat
 import type { CatalogSnapshot } from '../catalog/publications.js';
 import type { SnapshotOpener } from '../catalog/watcher.js';
 import { namedQueries, namedScripts } from '../db/sql-files.js';
-import { Worker } from 'node:worker_threads';
-import { concatParts } from '../search/index-builder.js';
-import { InvertedIndex } from '../search/inverted-index.js';
-import { writeIndexFile } from '../search/index-file.js';
-import { loadIndexes, type IndexJob, type IndexResult } from '../search/index-load.js';
+import { buildIndexes, writeIndexFiles } from './snapshot-indexes.js';
+import type { InvertedIndex } from '../search/inverted-index.js';
 import type { QueryEngine } from '../db/engine.js';
-import { withProgress, type OpenProgress, type ProgressOptions, type Step } from './open-progress.js';
+import { withProgress, type OpenProgress, type ProgressOptions } from './open-progress.js';
 import { sqlString as quote } from '../db/sql-literal.js';
 
 const SQL = namedQueries('serve/catalog.sql', [
@@ -220,13 +217,14 @@ export async function writeServingFiles(
   engine: QueryEngine,
   dir: string,
   folder: string,
-  threads: { workers: number; jobs: number },
+  indexing: { workers: number; jobs: number },
   meanwhile: () => Promise<void>,
 ): Promise<void> {
   const prefix = `w${++opened}_`;
   const holes = await holesOf(dir, prefix);
   await mkdir(folder, { recursive: true });
-  const indexes = writeIndexFiles(holes, await jobsFiles(dir), folder, threads);
+  const texts = (files: string[]) => fill(SQL.texts, { ...holes, files: `[${files.map(quote).join(', ')}]` });
+  const indexes = writeIndexFiles(texts, await jobsFiles(dir), folder, indexing);
   indexes.catch(() => undefined); // awaited below
   await engine.withConnection(async (c) => {
     for (const statement of MACROS) await c.run(statement);
@@ -262,88 +260,6 @@ async function jobsFiles(dir: string): Promise<string[]> {
 }
 
 export type Codes = Map<string, Map<string, number>>;
-
-/**
- * The title and description indexes, from the snapshot's texts in doc order (see loadIndexes), kept in
- * `folder` and read from there on the next open of the same snapshot. It says what it is doing through
- * `onStep`.
- */
-async function buildIndexes(
-  textsSql: string,
-  folder: string,
-  documents: number,
-  onStep: (step: Step) => void,
-): Promise<{ title: InvertedIndex; description: InvertedIndex; fromCache: boolean; writeError?: string }> {
-  const result = await indexesOf({ textsSql, cacheDir: folder, documents }, onStep);
-  return {
-    title: InvertedIndex.fromParts(result.title),
-    description: InvertedIndex.fromParts(result.description),
-    fromCache: result.fromCache,
-    writeError: result.writeError,
-  };
-}
-
-/**
- * The publisher's index build: the jobs files cut into `workers` runs of consecutive files, each
- * indexed on its own (a worker thread for a large catalog of `jobs` jobs), the parts joined in doc order
- * and written to `folder` (as buildIndexes keeps them).
- */
-async function writeIndexFiles(
-  holes: Record<'p' | 'files' | 'dir', string>,
-  files: string[],
-  folder: string,
-  { workers, jobs }: { workers: number; jobs: number },
-): Promise<void> {
-  const runs = Math.max(1, Math.min(workers, files.length));
-  const parts = await Promise.all(
-    Array.from({ length: runs }, (_, k) => {
-      const run = files.slice(Math.floor((k * files.length) / runs), Math.floor(((k + 1) * files.length) / runs));
-      return indexesOf(
-        {
-          textsSql: fill(SQL.texts, { ...holes, files: `[${run.map(quote).join(', ')}]` }),
-          cacheDir: null,
-          documents: Math.ceil(jobs / runs),
-        },
-        () => undefined,
-      );
-    }),
-  );
-  writeIndexFile(join(folder, 'title.index'), parts.map((p) => p.title).reduce(concatParts));
-  writeIndexFile(join(folder, 'description.index'), parts.map((p) => p.description).reduce(concatParts));
-}
-
-/**
- * Up to this many documents the indexes load on the calling thread: a worker thread takes longer to start
- * (half a second, loading its modules) than such a build takes, and holds the event loop a fraction of that.
- */
-const INLINE_DOCUMENTS = 5_000;
-
-/**
- * The indexes of `job`, loaded in a worker thread (src/search/index-worker.ts) when large: its working
- * memory is freed when it ends, and the server keeps answering while it runs.
- */
-function indexesOf(job: IndexJob, onStep: (step: Step) => void): Promise<IndexResult> {
-  return job.documents <= INLINE_DOCUMENTS ? loadIndexes(job, onStep) : runIndexWorker(job, onStep);
-}
-
-function runIndexWorker(job: IndexJob, onStep: (step: Step) => void): Promise<IndexResult> {
-  const url = new URL(`../search/index-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-  const worker = url.pathname.endsWith('.ts')
-    ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`, {
-        eval: true,
-        workerData: job,
-      })
-    : new Worker(url, { workerData: job });
-  return new Promise((resolve, reject) => {
-    worker.on('message', (message: { step?: Step; result?: IndexResult; error?: string }) => {
-      if (message.step) return onStep(message.step);
-      void worker.terminate();
-      if (message.result) resolve(message.result);
-      else reject(new Error(`building the text indexes failed: ${message.error}`));
-    });
-    worker.once('error', reject);
-  });
-}
 
 async function readCodes(c: DuckDBConnection, prefix: string): Promise<Codes> {
   const codes: Codes = new Map();

@@ -183,10 +183,8 @@ CREATE OR REPLACE MACRO per_year(pay_interval) AS CASE pay_interval WHEN 'hour' 
 CREATE OR REPLACE MACRO annual(pay) AS CASE WHEN per_year(pay.interval) IS NULL THEN NULL ELSE struct_pack(
   floor := round(pay.floor * per_year(pay.interval), 2), ceiling := round(pay.ceiling * per_year(pay.interval), 2)) END;
 -- The yearly ranges of the postings that state pay with a known interval, with their currencies.
-CREATE OR REPLACE MACRO annual_ranges(postings) AS list_filter(list_transform(postings, p -> struct_pack(
-    currency := p.pay.currency,
-    floor := round(p.pay.floor * per_year(p.pay.interval), 2),
-    ceiling := round(p.pay.ceiling * per_year(p.pay.interval), 2))),
+CREATE OR REPLACE MACRO annual_ranges(postings) AS list_filter(
+  list_transform(postings, p -> struct_insert(annual(p.pay), currency := p.pay.currency)),
   r -> r.floor IS NOT NULL OR r.ceiling IS NOT NULL);
 -- The currency most of `ranges` are in; of two as common, the first in alphabetical order.
 CREATE OR REPLACE MACRO main_currency(ranges) AS list_sort(list_transform(

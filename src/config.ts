@@ -124,8 +124,8 @@ export const SETTINGS: readonly Setting[] = [
     kind: 'integer',
     default: '10000',
     help: 'jobs per export file, at most 10000 (smaller files: more of them, each quicker to download and retry)',
-    check: (raw) =>
-      /^\d+$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 10_000 ? null : 'must be a whole number from 1 to 10000 (e.g. 10000)',
+    // Whole numbers only: the integer kind refuses the rest after this check.
+    check: (raw) => (Number(raw) >= 1 && Number(raw) <= 10_000 ? null : 'must be a whole number from 1 to 10000 (e.g. 10000)'),
   },
   {
     key: 'ledgerCompactMs',

@@ -30,10 +30,9 @@ export async function buildIndexes(
 }
 
 /**
- * The publisher's index build: the jobs files cut into `workers` runs of consecutive files (`texts` the
- * query of a run's titles and descriptions), each
- * indexed on its own (a worker thread for a large catalog of `jobs` jobs), the parts joined in doc order
- * and written to `folder` (as buildIndexes keeps them).
+ * The publisher's index build: the jobs files cut into `workers` runs of consecutive files (`texts` is the
+ * query of a run's titles and descriptions), each indexed on its own (in a worker thread for a large catalog
+ * of `jobs` jobs), the parts joined in doc order and written to `folder` (as buildIndexes keeps them).
  */
 export async function writeIndexFiles(
   texts: (files: string[]) => string,
@@ -45,14 +44,7 @@ export async function writeIndexFiles(
   const parts = await Promise.all(
     Array.from({ length: runs }, (_, k) => {
       const run = files.slice(Math.floor((k * files.length) / runs), Math.floor(((k + 1) * files.length) / runs));
-      return indexesOf(
-        {
-          textsSql: texts(run),
-          cacheDir: null,
-          documents: Math.ceil(jobs / runs),
-        },
-        () => undefined,
-      );
+      return indexesOf({ textsSql: texts(run), cacheDir: null, documents: Math.ceil(jobs / runs) }, () => undefined);
     }),
   );
   writeIndexFile(join(folder, 'title.index'), parts.map((p) => p.title).reduce(concatParts));

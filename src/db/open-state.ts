@@ -9,6 +9,9 @@ import type { StateStore } from './state-store.js';
 import { StoreLock, type LockHolder } from './store-lock.js';
 import { OperatorError } from '../shared/operator-error.js';
 
+/** The embedded store's shared buffers in a CLI command's process; a server keeps PostgreSQL's default. */
+const COMMAND_BUFFERS = '16MB';
+
 export class StoreBusyError extends OperatorError {
   constructor(
     readonly holder: LockHolder,
@@ -40,7 +43,8 @@ export async function openState(config: Config, holder: Omit<LockHolder, 'pid' |
   const taken = StoreLock.acquire(config.dataDir, holder);
   if (!(taken instanceof StoreLock)) throw new StoreBusyError(taken.heldBy, config.dataDir);
   try {
-    const store = await PgliteStore.open(join(config.dataDir, 'state'));
+    // A command runs a few statements: PostgreSQL's 128MB of buffers would take longer to set up than to use.
+    const store = await PgliteStore.open(join(config.dataDir, 'state'), holder.role === 'cli' ? { sharedBuffers: COMMAND_BUFFERS } : {});
     await migrate(store);
     return {
       store,

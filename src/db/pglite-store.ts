@@ -28,9 +28,18 @@ export class PgliteStore implements StateStore {
     private readonly dir: string | undefined,
   ) {}
 
-  /** Opens the store in `dir`, or in memory when `dir` is undefined; `image` seeds a new store from a dump. */
-  static async open(dir: string | undefined, image?: Blob): Promise<PgliteStore> {
-    const db = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), ...(image ? { loadDataDir: image } : {}) });
+  /**
+   * Opens the store in `dir`, or in memory when `dir` is undefined. `image` seeds a new store from a dump;
+   * `sharedBuffers` (e.g. '16MB') replaces PostgreSQL's default of 128MB for this run: PostgreSQL zeroes its
+   * buffers as it starts, a third of a short command's start, while the files stay in the OS's cache.
+   */
+  static async open(dir: string | undefined, options: { image?: Blob; sharedBuffers?: string } = {}): Promise<PgliteStore> {
+    const { image, sharedBuffers } = options;
+    const db = await PGlite.create({
+      ...(dir ? { dataDir: dir } : {}),
+      ...(image ? { loadDataDir: image } : {}),
+      ...(sharedBuffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`] } : {}),
+    });
     if (dir) await ownerOnly(dir);
     return new PgliteStore(db, dir);
   }

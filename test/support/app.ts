@@ -17,6 +17,8 @@ import { issueKey, type KeyOptions } from '../../src/metering/keys.js';
 import { ApiClient } from './client.js';
 import { testPostgres } from './postgres.js';
 
+/** A test's store holds a few rows: small buffers start in half the time of PostgreSQL's default 128MB. */
+const TEST_BUFFERS = '16MB';
 let template: Promise<{ image: Blob; schema: string }> | undefined;
 /** Stores of closed apps, emptied: taking one costs a few milliseconds, opening one from the image half a second. */
 const spare: PgliteStore[] = [];
@@ -34,7 +36,7 @@ const SCHEMA = `SELECT md5(coalesce(string_agg(item, ',' ORDER BY item), '')) AS
 /** A migrated empty store's image, made once per test process; loading one takes a fraction of making one. */
 function storeTemplate(): Promise<{ image: Blob; schema: string }> {
   template ??= (async () => {
-    const store = await PgliteStore.open(undefined);
+    const store = await PgliteStore.open(undefined, { sharedBuffers: TEST_BUFFERS });
     await migrate(store);
     const [{ schema }] = (await store.query<{ schema: string }>(SCHEMA)) as [{ schema: string }];
     const image = await store.dump();
@@ -46,7 +48,7 @@ function storeTemplate(): Promise<{ image: Blob; schema: string }> {
 
 /** A migrated empty store, in memory. */
 export async function freshStore(): Promise<PgliteStore> {
-  return spare.pop() ?? PgliteStore.open(undefined, (await storeTemplate()).image);
+  return spare.pop() ?? PgliteStore.open(undefined, { image: (await storeTemplate()).image, sharedBuffers: TEST_BUFFERS });
 }
 
 /**
@@ -56,7 +58,7 @@ export async function freshStore(): Promise<PgliteStore> {
  */
 export async function seededDataDir(dataDir: string): Promise<string> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const store = await PgliteStore.open(join(dataDir, 'state'), (await storeTemplate()).image);
+  const store = await PgliteStore.open(join(dataDir, 'state'), { image: (await storeTemplate()).image, sharedBuffers: TEST_BUFFERS });
   await store.close();
   return dataDir;
 }

@@ -1,10 +1,17 @@
 // The catalog under benchmark: a generated corpus (kept in bench/.cache/ between runs, since the
 // same arguments always give the same bytes) and its publication, timed, with its peak memory.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { GENERATOR_REVISION } from '../src/catalog/generator/corpus.js';
 import { runCliJson, ROOT } from './cli.js';
+
+/** Whether `corpus` holds a corpus this generator revision wrote (same arguments, same bytes). */
+export function corpusIsCurrent(corpus: string): boolean {
+  const manifest = join(corpus, 'manifest.json');
+  return existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { generator?: number }).generator === GENERATOR_REVISION;
+}
 
 export interface CatalogRun {
   corpus: string;
@@ -20,7 +27,7 @@ export async function benchCatalog(jobs: number, seed: number): Promise<CatalogR
   const cache = join(ROOT, 'bench', '.cache');
   const corpus = join(cache, `corpus-${jobs}-seed${seed}`);
   let generate_s: number | null = null;
-  if (!existsSync(join(corpus, 'manifest.json'))) {
+  if (!corpusIsCurrent(corpus)) {
     process.stderr.write(`generating ${jobs.toLocaleString('en-US')} jobs into ${corpus} ...\n`);
     const started = performance.now();
     await runCliJson(['generate', '--jobs', String(jobs), '--seed', String(seed), '--days', '1', '--out', corpus, '--force']);

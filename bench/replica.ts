@@ -7,10 +7,10 @@
 // every 50 ms: download + open of a new publication on a running replica.
 
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { corpusIsCurrent } from './catalog.js';
 import { ROOT } from './cli.js';
 import { startS3 } from '../test/support/s3.js';
 import type { ObjectStore } from '../src/storage/object-store.js';
@@ -81,7 +81,7 @@ async function timeFlip(store: ObjectStore, before: string, serving: () => Promi
 async function main(): Promise<void> {
   const cache = join(ROOT, 'bench', '.cache');
   const corpus = join(cache, `corpus-${jobs}-seed${seed}-2days`);
-  if (!existsSync(join(corpus, 'manifest.json'))) {
+  if (!corpusIsCurrent(corpus)) {
     process.stderr.write(`generating ${jobs.toLocaleString('en-US')} jobs over 2 days into ${corpus} ...\n`);
     await cli(['generate', '--jobs', String(jobs), '--seed', String(seed), '--days', '2', '--out', corpus, '--force'], {});
   }

@@ -7,6 +7,14 @@ CREATE OR REPLACE VIEW prev_jobs AS SELECT * FROM read_parquet($file) LIMIT 0;
 -- name: prev_jobs
 CREATE OR REPLACE VIEW prev_jobs AS SELECT * FROM read_parquet($dir || '/jobs*.parquet');
 
+-- name: prev_jobs_format1
+-- A previous snapshot of format jps-catalog/1 has no occupation: its jobs take a null one, in the
+-- place the jobs of this format have it (a gone job's event carries its row as this format's).
+CREATE OR REPLACE VIEW prev_jobs AS
+SELECT job_id, currentness, stale, company_id, employer_name, title, NULL::STRUCT(soc_code VARCHAR, title VARCHAR) AS occupation,
+       COLUMNS(c -> c NOT IN ('job_id', 'currentness', 'stale', 'company_id', 'employer_name', 'title'))
+FROM read_parquet($dir || '/jobs*.parquet');
+
 -- name: events
 -- A job that left the set because it is gone (merged away or withdrawn) carries its last published
 -- state from the previous snapshot (gone = true); every other event's job is this snapshot's row.

@@ -26,6 +26,34 @@ SELECT posting_id, job_id, linked_company_id, hash(job_id) % $parts AS part,
 FROM ranked;
 CREATE OR REPLACE TABLE job_index (job_id VARCHAR, currentness VARCHAR, job_updated_at TIMESTAMPTZ, content_hash UBIGINT);
 
+-- name: soc_lexicon
+-- The occupation classifier's lexicon (src/catalog/reference/soc.ts): title phrases with their SOC 2018
+-- detailed code and its title, filled by the publisher, then keyed as titles are (title_words).
+CREATE OR REPLACE TABLE soc_lexicon (phrase VARCHAR, soc_code VARCHAR, soc_title VARCHAR);
+
+-- name: soc_phrases
+CREATE OR REPLACE TABLE soc_lexicon AS SELECT DISTINCT title_words(phrase) AS phrase, soc_code, soc_title FROM soc_lexicon;
+
+-- name: state_titles
+-- The posting titles of the state folder $dir, to classify.
+CREATE OR REPLACE TABLE titles_to_classify AS
+SELECT DISTINCT title FROM read_parquet($dir || '/postings/*/*.parquet', hive_partitioning = false) WHERE title IS NOT NULL;
+
+-- name: title_occupations
+-- Each title's occupation: the lexicon phrase (one to five words) found in the title, preferring one
+-- within its core (before the first qualifier: "Data Engineer - Payments"), then the longest, then the
+-- last (the head of an English noun phrase: "Principal Software Engineer"). A title without one has none.
+CREATE OR REPLACE TABLE title_occupations AS
+WITH titles AS (
+  SELECT title, string_split(title_words(title), ' ') AS words, len(string_split(title_core(title), ' ')) AS core
+  FROM titles_to_classify
+),
+starts AS (SELECT title, words, core, n, unnest(range(1, len(words) - n + 2)) AS i FROM titles, range(1, 6) r(n)),
+grams AS (SELECT title, core, n, i, array_to_string(words[i:i + n - 1], ' ') AS phrase FROM starts)
+SELECT g.title, arg_max({soc_code: l.soc_code, title: l.soc_title}, ((g.i + g.n - 1 <= g.core)::INTEGER * 10 + g.n) * 1000 + g.i) AS occupation
+FROM grams g JOIN soc_lexicon l USING (phrase)
+GROUP BY g.title;
+
 -- name: job_part
 -- $dir: the state folder just written; $part: which part; $watermark: this publication's data
 -- cut-off. A job is not_current when every posting is no longer listed or a posting's latest
@@ -58,8 +86,8 @@ WITH agg AS (
 ),
 shaped AS (
   SELECT job_id, CASE WHEN closed THEN 'not_current' WHEN recently_listed THEN 'current' ELSE 'uncertain' END AS currentness,
-         company_id, employer_name, title, text_posting, text_hash, work_arrangement, locations, job_first_seen_at, postings
-  FROM agg
+         company_id, employer_name, title, o.occupation, text_posting, text_hash, work_arrangement, locations, job_first_seen_at, postings
+  FROM agg LEFT JOIN title_occupations o USING (title)
 ),
 staled AS (
   SELECT *, currentness = 'current' AND $watermark::TIMESTAMPTZ - job_first_seen_at > INTERVAL 60 DAY AS stale FROM shaped
@@ -69,7 +97,7 @@ staled AS (
 hashed AS (
   SELECT *, hash({
     currentness: currentness, stale: stale, company_id: company_id, employer_name: employer_name, title: title,
-    description: text_hash, work_arrangement: work_arrangement, locations: locations, job_first_seen_at: job_first_seen_at,
+    occupation: occupation.soc_code, description: text_hash, work_arrangement: work_arrangement, locations: locations, job_first_seen_at: job_first_seen_at,
     postings: list_transform(postings, p -> {
       posting_id: p.posting_id, source_posting_id: p.source_posting_id, posting_url: p.posting_url,
       application_url: p.application_url, attribution: p.attribution, status: p.status,
@@ -78,8 +106,8 @@ hashed AS (
   }) AS content_hash
   FROM staled
 )
-SELECT h.job_id, h.currentness, h.stale, h.company_id, h.employer_name, h.title, t.description, h.work_arrangement,
-       h.locations, h.job_first_seen_at,
+SELECT h.job_id, h.currentness, h.stale, h.company_id, h.employer_name, h.title, h.occupation, t.description,
+       h.work_arrangement, h.locations, h.job_first_seen_at,
        coalesce(pj.curated_at, $watermark::TIMESTAMPTZ) AS curated_at,
        CASE WHEN pj.content_hash = h.content_hash THEN pj.job_updated_at ELSE $watermark::TIMESTAMPTZ END AS job_updated_at,
        h.postings, h.content_hash

@@ -161,7 +161,8 @@ SELECT
   coalesce(m.msa_mask0, 0) AS msa_mask0,
   coalesce(m.msa_mask1, 0) AS msa_mask1,
   coalesce(m.msa_mask2, 0) AS msa_mask2,
-  pay_band(annual_pay(postings)) AS pay_band
+  pay_band(annual_pay(postings)) AS pay_band,
+  {occupation} AS soc_code
 FROM {p}numbered j LEFT JOIN {p}masks m USING (doc)
 ORDER BY ord;
 
@@ -214,6 +215,7 @@ CREATE OR REPLACE MACRO job_document(job_row) AS struct_pack(
   employer_name := job_row.employer_name, title := job_row.title, description := job_row.description,
   work_arrangement := job_row.work_arrangement, locations := job_row.locations,
   annual_pay := annual_pay(job_row.postings),
+  occupation := job_row.occupation,
   job_first_seen_at := api_time(job_row.job_first_seen_at),
   curated_at := api_time(job_row.curated_at),
   job_updated_at := api_time(job_row.job_updated_at),

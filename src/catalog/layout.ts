@@ -4,7 +4,8 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-export const CATALOG_FORMAT = 'jps-catalog/1';
+/** Format 2: jobs carry their occupation (docs/adr/0009-catalog-format-2.md). */
+export const CATALOG_FORMAT = 'jps-catalog/2';
 export const REGISTRY_FORMAT = 'jps-registry/1';
 
 export const catalogRoot = (snapshotsDir: string) => join(snapshotsDir, 'catalog');
@@ -44,7 +45,8 @@ export async function publishedNames(root: string): Promise<string[]> {
 }
 
 export interface CatalogManifest {
-  format: typeof CATALOG_FORMAT;
+  /** CATALOG_FORMAT, or an older format of a snapshot published before. */
+  format: string;
   watermark: string;
   previous_watermark: string | null;
   published_at: string;

@@ -7,7 +7,14 @@ import { readCatalogManifest, snapshotDir } from './layout.js';
 import { defineMacros } from './publish/stages.js';
 
 const SCRIPTS = namedScripts('publish/report.sql', ['truth', 'published']);
-const QUERIES = namedQueries('publish/report.sql', ['pairwise', 'company_links', 'worst_splits', 'worst_merges']);
+const QUERIES = namedQueries('publish/report.sql', [
+  'pairwise',
+  'company_links',
+  'worst_splits',
+  'worst_merges',
+  'occupations',
+  'occupation_errors',
+]);
 
 export interface MergeReport {
   watermark: string;
@@ -20,7 +27,20 @@ export interface MergeReport {
   recall: number;
   pairs: { true_positive: number; predicted: number; actual: number };
   company_links: { linkable: number; linked_right: number; linked_wrong: number };
-  examples: { split_openings: { opening_id: string; job_ids: string[] }[]; merged_jobs: { job_id: string; opening_ids: string[] }[] };
+  /** Jobs whose postings carry a truth code: how many got it (detailed), its major group, or none. */
+  occupations: { jobs: number; detailed: number; major: number; unclassified: number; detailed_accuracy: number; major_accuracy: number };
+  examples: {
+    split_openings: { opening_id: string; job_ids: string[] }[];
+    merged_jobs: { job_id: string; opening_ids: string[] }[];
+    occupation_errors: OccupationError[];
+  };
+}
+
+interface OccupationError {
+  truth: string;
+  published: string | null;
+  jobs: number;
+  example: string;
 }
 
 /** Compares the publication of the delivery's day with the truth the delivery carries. */
@@ -42,6 +62,10 @@ export async function mergeReport(input: string, snapshotsDir: string, examples 
     const links = (await duck.one<Record<string, number>>(QUERIES.company_links))!;
     const splits = await duck.all<{ opening_id: string; job_ids: string[] }>(QUERIES.worst_splits, { examples });
     const merges = await duck.all<{ job_id: string; opening_ids: string[] }>(QUERIES.worst_merges, { examples });
+    const o = (await duck.one<Record<string, number>>(QUERIES.occupations))!;
+    const occupations = { jobs: num(o.jobs), detailed: num(o.detailed), major: num(o.major), unclassified: num(o.unclassified) };
+    const share = (n: number) => (occupations.jobs === 0 ? 1 : n / occupations.jobs);
+    const errors = await duck.all<OccupationError>(QUERIES.occupation_errors, { examples });
     return {
       watermark,
       postings: num(p.postings),
@@ -51,9 +75,11 @@ export async function mergeReport(input: string, snapshotsDir: string, examples 
       recall: pairs.actual === 0 ? 1 : pairs.true_positive / pairs.actual,
       pairs,
       company_links: { linkable: num(links.linkable), linked_right: num(links.linked_right), linked_wrong: num(links.linked_wrong) },
+      occupations: { ...occupations, detailed_accuracy: share(occupations.detailed), major_accuracy: share(occupations.major) },
       examples: {
         split_openings: splits.map((s) => ({ opening_id: s.opening_id, job_ids: s.job_ids })),
         merged_jobs: merges.map((m) => ({ job_id: m.job_id, opening_ids: m.opening_ids })),
+        occupation_errors: errors.map((e) => ({ ...e, jobs: num(e.jobs) })),
       },
     };
   } finally {

@@ -37,9 +37,12 @@ export const publishCommand: Command = {
   },
 };
 
+const percent = (share: number) => `${(share * 100).toFixed(2)} %`;
+
 export const mergeReportCommand: Command = {
   name: 'merge-report',
-  summary: "Compares a published day's merge with the ground truth of its delivery: pairwise precision and recall of 'same job'.",
+  summary:
+    "Compares a published day with the ground truth of its delivery: pairwise precision and recall of 'same job', company links, occupation codes.",
   options: [
     { name: 'input', value: 'DIR/day-K', required: true, help: 'the day folder that was published' },
     { name: 'examples', value: 'n', help: 'how many split openings and mixed jobs to list (default 5)' },
@@ -55,6 +58,9 @@ export const mergeReportCommand: Command = {
         `  precision ${(report.precision * 100).toFixed(2)} %  (${report.pairs.true_positive} of ${report.pairs.predicted} merged pairs are one opening)`,
         `  recall    ${(report.recall * 100).toFixed(2)} %  (${report.pairs.true_positive} of ${report.pairs.actual} same-opening pairs merged)`,
         `  companies ${report.company_links.linked_right} of ${report.company_links.linkable} linkable postings linked right, ${report.company_links.linked_wrong} linked wrong`,
+        `  occupations ${percent(report.occupations.detailed_accuracy)} at the detailed SOC code, ${percent(report.occupations.major_accuracy)} at the major group, ` +
+          `${report.occupations.unclassified} unclassified (of ${report.occupations.jobs.toLocaleString('en-US')} jobs)`,
+        ...report.examples.occupation_errors.map((e) => `    ${e.jobs} x ${e.truth} published as ${e.published ?? 'none'}: "${e.example}"`),
       ].join('\n'),
     );
   },

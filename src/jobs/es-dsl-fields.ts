@@ -67,6 +67,12 @@ export const ES_DSL_FIELDS: Readonly<Record<string, EsDslField>> = {
     should: true,
   },
   'locations.msa.cbsa_code': { kind: 'value', filter: 'msa', check: pattern(/^[0-9]{5}$/, 'a 5-digit CBSA code') },
+  'occupation.soc_code': {
+    kind: 'anyOf',
+    filter: 'soc_code',
+    check: pattern(/^[0-9]{2}-[0-9]{4}$/, 'a SOC 2018 detailed code such as 15-1252'),
+    should: true,
+  },
   work_arrangement: { kind: 'value', filter: 'work_arrangement', check: oneOf('remote', 'hybrid', 'in_person') },
   employment_type: {
     kind: 'anyOf',

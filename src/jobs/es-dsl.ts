@@ -182,9 +182,8 @@ function bool(body: unknown, path: string, out: Gathered, mode: Mode): void {
 function shouldList(clauses: [unknown, string][], path: string, out: Gathered): void {
   let first: { name: string; field: EsDslField } | undefined;
   const values: string[] = [];
-  const onlyOn = Object.keys(ES_DSL_FIELDS)
-    .filter((n) => ES_DSL_FIELDS[n]!.should)
-    .join(' or ');
+  const shouldFields = Object.keys(ES_DSL_FIELDS).filter((n) => ES_DSL_FIELDS[n]!.should);
+  const onlyOn = `${shouldFields.slice(0, -1).join(', ')} or ${shouldFields.at(-1)}`;
   for (const [q, p] of clauses) {
     const [kind, body] = isObject(q) && Object.keys(q).length === 1 ? Object.entries(q)[0]! : [undefined, undefined];
     if (kind !== 'term' && kind !== 'match') throw invalidRequest(`${p}: should takes only term or match clauses on ${onlyOn}.`);

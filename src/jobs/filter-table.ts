@@ -205,6 +205,15 @@ export const FILTERS = {
   q: textFilter(textIndex),
   company_id: textFilter(jobColumn('company_id')),
   job_id: textFilter(jobColumn('job_id')),
+  // An occupation code or prefix: the zeros that close a group's code ("15-0000", "15-1200") are its prefix.
+  soc_code: filter<string[]>({
+    read: shortList(
+      (code) => code.trim().replace(/0+$/, ''),
+      (code) => /^\d{2}-\d{0,4}$/.test(code),
+      'soc_code must be up to 10 comma-separated SOC codes or prefixes, e.g. 15-1252, 15-12 or 15-.',
+    ),
+    test: onJob((v, c) => `(${v.map((code) => `starts_with(j.soc_code, ${c.bind(code)})`).join(' OR ')})`),
+  }),
   work_arrangement: filter<string>({
     read: text,
     aliases: [{ name: 'remote_type', is: 'an alias' }],

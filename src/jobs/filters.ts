@@ -19,6 +19,7 @@ export const JOB_FIELDS = [
   'work_arrangement',
   'locations',
   'annual_pay',
+  'occupation',
   'job_first_seen_at',
   'curated_at',
   'job_updated_at',

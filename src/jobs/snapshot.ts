@@ -8,7 +8,7 @@ import { removeDeadTemporaries } from '../catalog/files.js';
 import { lineFile, readLines, writeOnce } from './line-file.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
-import { readCatalogManifest, servingFolder, type CatalogManifest } from '../catalog/layout.js';
+import { CATALOG_FORMAT, readCatalogManifest, servingFolder, type CatalogManifest } from '../catalog/layout.js';
 import type { CatalogSnapshot } from '../catalog/publications.js';
 import type { SnapshotOpener } from '../catalog/watcher.js';
 import { namedQueries, namedScripts } from '../db/sql-files.js';
@@ -85,7 +85,7 @@ export function jobsSnapshotOpener(
     const started = performance.now();
     const manifest = await readCatalogManifest(dir);
     const prefix = `c${++opened}_`;
-    const holes = await holesOf(dir, prefix);
+    const holes = await holesOf(dir, prefix, manifest.format);
     // Built once at publish (the publication's serving/), or, for an older publication, by this server into its cache.
     const folder = manifest.serving_files ? servingFolder(dir) : join(cacheDir, watermark);
     // The cache keeps only what open snapshots without serving files read.
@@ -221,7 +221,7 @@ export async function writeServingFiles(
   meanwhile: () => Promise<void>,
 ): Promise<void> {
   const prefix = `w${++opened}_`;
-  const holes = await holesOf(dir, prefix);
+  const holes = await holesOf(dir, prefix, CATALOG_FORMAT);
   await mkdir(folder, { recursive: true });
   const texts = (files: string[]) => fill(SQL.texts, { ...holes, files: `[${files.map(quote).join(', ')}]` });
   const indexes = writeIndexFiles(texts, await jobsFiles(dir), folder, indexing);
@@ -244,9 +244,14 @@ export async function writeServingFiles(
   await indexes;
 }
 
-/** The holes of the serving statements for the snapshot in `dir` under table prefix `prefix`: its jobs files, its folder. */
-async function holesOf(dir: string, prefix: string): Promise<Record<'p' | 'files' | 'dir', string>> {
-  return { p: prefix, files: `[${(await jobsFiles(dir)).map(quote).join(', ')}]`, dir: quote(dir) };
+/**
+ * The holes of the serving statements for the snapshot in `dir` (of catalog `format`) under table prefix
+ * `prefix`: its jobs files, its folder, and its jobs' occupation code (none in format 1, whose documents,
+ * written by the publisher of the time, have no occupation either).
+ */
+async function holesOf(dir: string, prefix: string, format: string): Promise<Record<'p' | 'files' | 'dir' | 'occupation', string>> {
+  const occupation = format === 'jps-catalog/1' ? 'NULL::VARCHAR' : 'occupation.soc_code';
+  return { p: prefix, files: `[${(await jobsFiles(dir)).map(quote).join(', ')}]`, dir: quote(dir), occupation };
 }
 
 /** The jobs files of the snapshot in `dir`, in doc order. */

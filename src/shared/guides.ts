@@ -6,6 +6,7 @@
 /** File names under docs/, in the order the reference shows them. */
 export const GUIDES: readonly string[] = [
   'filters.md',
+  'data-quality.md',
   'search.md',
   'sync-and-exports.md',
   'usage-and-limits.md',

@@ -36,6 +36,7 @@ const POSTING_KEYS = [
   'truth_company_id',
   'employer_name',
   'employer_domain',
+  'truth_soc_code',
   'title',
   'description_text',
   'description_html',

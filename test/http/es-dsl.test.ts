@@ -235,10 +235,10 @@ describe('POST /v1/jobs/search/es_dsl', function () {
       );
     });
 
-    it('should on a field other than locations.country or employment_type', async () => {
+    it('should on a field other than locations.country, occupation.soc_code or employment_type', async () => {
       const query = esb.boolQuery().should([esb.matchQuery('title', 'nurse'), esb.matchQuery('title', 'doctor')]);
       expect(await refused({ query })).to.match(
-        /^query\.bool\.should\[0\]\.match\.title: should is supported only on locations\.country or employment_type/,
+        /^query\.bool\.should\[0\]\.match\.title: should is supported only on locations\.country, occupation\.soc_code or employment_type/,
       );
     });
 

@@ -325,6 +325,45 @@ describe('jobs read API', function () {
       expect(r.body.count).to.equal(6);
     });
 
+    it('gives each job its occupation (SOC 2018) from its title, filters by code or prefix and counts by code and major group', async () => {
+      type Classified = Job & { occupation: { soc_code: string; title: string } | null };
+      const all = 'currentness=current,uncertain,not_current';
+      const jobs = (await list(`${all}&fields=title,occupation`)).data as Classified[];
+      const occupation = (title: string) => jobs.find((j) => j.title === title)!.occupation;
+      expect(occupation('Data Engineer')).to.deep.equal({ soc_code: '15-1243', title: 'Database Architects' });
+      expect(occupation('Fleet Manager')).to.deep.equal({
+        soc_code: '11-3071',
+        title: 'Transportation, Storage, and Distribution Managers',
+      });
+      expect(occupation('Warehouse Associate')!.soc_code).to.equal('53-7062');
+      expect(occupation('Dispatcher')!.soc_code).to.equal('43-5032');
+      expect(occupation('Logistics Planner'), 'a title the lexicon does not know').to.equal(null);
+      expect(occupation('Senior Robotics Engineer')).to.equal(null);
+      // A detailed code, a prefix, a group's code closed by zeros, several at once (any of them).
+      expect(await titles(`${all}&soc_code=53-7062`)).to.deep.equal(['Warehouse Associate']);
+      expect(await titles(`${all}&soc_code=53-`)).to.deep.equal(['Warehouse Associate']);
+      expect(await titles(`${all}&soc_code=11-0000,15-12`)).to.deep.equal(['Data Engineer', 'Fleet Manager']);
+      expect(await refused('soc_code=15')).to.match(/soc_code.*SOC 2018 codes or prefixes/);
+      const count = async (groupBy: string) => {
+        const r = await app.api.get<{ count: number; groups: { value: string | null; count: number }[] }>(
+          `/v1/jobs/count?${all}&group_by=${groupBy}`,
+          { key },
+        );
+        expect(r.status, JSON.stringify(r.body)).to.equal(200);
+        return new Map(r.body.groups.map((g) => [g.value, g.count]));
+      };
+      expect(await count('soc_major')).to.deep.equal(
+        new Map<string | null, number>([
+          [null, 2],
+          ['11-0000', 1],
+          ['15-0000', 1],
+          ['43-0000', 1],
+          ['53-0000', 1],
+        ]),
+      );
+      expect((await count('soc_code')).get('15-1243')).to.equal(1);
+    });
+
     it('currentness, active, stale and application checks', async () => {
       expect(await titles('currentness=not_current')).to.deep.equal(['Warehouse Associate']);
       expect(await titles('active=false')).to.deep.equal(['Warehouse Associate']);

@@ -44,6 +44,7 @@ const BAD_JOBS_QUERY: Record<string, string> = {
   state: 'California',
   country: 'USA',
   msa: '123',
+  soc_code: '15',
   work_arrangement: 'office',
   remote_type: 'yes',
   employment_type: 'full-time,,part-time',

@@ -143,7 +143,9 @@ describe('the es_dsl translator (spec 4.4)', () => {
     it('answers 400 for should on another field, across fields, of other clauses, or with minimum_should_match other than 1', () => {
       expect(
         refusedQuery(esb.boolQuery().should([esb.termQuery('work_arrangement', 'remote'), esb.termQuery('work_arrangement', 'hybrid')])),
-      ).to.equal('query.bool.should[0].term.work_arrangement: should is supported only on locations.country or employment_type.');
+      ).to.equal(
+        'query.bool.should[0].term.work_arrangement: should is supported only on locations.country, occupation.soc_code or employment_type.',
+      );
       expect(
         refusedQuery(esb.boolQuery().should([esb.termQuery('locations.country', 'US'), esb.termQuery('employment_type', 'contract')])),
       ).to.match(/^query\.bool\.should\[1\]\.term\.employment_type: every should clause must be on the same field \(locations\.country/);
@@ -201,8 +203,10 @@ describe('the es_dsl translator (spec 4.4)', () => {
           esb.termQuery('source_class', 'employer-site'),
           esb.termQuery('pay.currency', 'usd'),
           esb.termsQuery('locations.country', ['us', 'ca']),
+          esb.termsQuery('occupation.soc_code', ['29-1141', '15-1252']),
         ]);
       expect(filtersOf(query)).to.deep.equal({
+        soc_code: ['15-1252', '29-1141'],
         company_id: company,
         state: 'TX',
         msa: '12420',

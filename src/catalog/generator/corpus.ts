@@ -10,6 +10,12 @@ import type { GenerateOptions } from './options.js';
 import { Boards } from './reads.js';
 import { createRunner } from './workers.js';
 
+/**
+ * Which generator wrote a corpus: raised whenever the same arguments give other bytes (2: postings carry
+ * truth_soc_code), so that a corpus kept from an earlier revision (bench/.cache) is generated again.
+ */
+export const GENERATOR_REVISION = 2;
+
 export interface CorpusSummary {
   out: string;
   seed: number;
@@ -83,6 +89,7 @@ export async function generateCorpus(options: GenerateOptions, outDir: string, r
     const [companies, registered] = ((await runner.run({ kind: 'stats' })) as string[]).map(Number) as [number, number];
     const manifest = {
       format: 'jps-delivery/1',
+      generator: GENERATOR_REVISION,
       seed: options.seed,
       jobs: options.jobs,
       days: options.days,

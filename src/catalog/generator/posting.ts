@@ -25,6 +25,8 @@ export interface RawPosting {
   truth_company_id: string | null;
   employer_name: string;
   employer_domain: string | null;
+  /** The opening's SOC 2018 detailed occupation: truth for measuring the publisher's classification, never published. */
+  truth_soc_code: string;
   title: string;
   description_text: string | null;
   description_html: string | null;
@@ -262,6 +264,7 @@ export function buildPosting(state: OpeningState, slot: Slot, day: number): Buil
     source_type: ids.sourceType,
     opening_id: `op-${String(index + 1).padStart(8, '0')}`,
     ...employerOf(state, slot, source, day, rng),
+    truth_soc_code: content.occupation.soc,
     title,
     description_text: text,
     description_html: html,

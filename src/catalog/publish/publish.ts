@@ -192,7 +192,13 @@ async function buildCatalog(run: Run): Promise<Built> {
     progress.step('events');
     const clock = options.clock ?? (() => new Date());
     const publishedAt = new Date(Math.max(clock().getTime(), previous ? Date.parse(previous.published_at) + 1 : 0)).toISOString();
-    await diff(duck, previousDir, snapshotTmp, publishedAt, previous?.events.last_seq ?? 0);
+    await diff(
+      duck,
+      previousDir && previous ? { dir: previousDir, format: previous.format } : null,
+      snapshotTmp,
+      publishedAt,
+      previous?.events.last_seq ?? 0,
+    );
     progress.step('write');
     await writeSnapshot(duck, snapshotTmp);
     const counts = await readCounts(duck, previous?.events.last_seq ?? 0, watermark);

@@ -10,6 +10,7 @@ import type { Delivery } from '../delivery.js';
 import { DeliveryError } from '../delivery.js';
 import { parseLocation } from '../normalise/location.js';
 import { placeNames } from '../normalise/place-names.js';
+import { SOC_TITLES, socLexicon } from '../reference/soc.js';
 import { clusterFiles } from './cluster.js';
 import type { Progress } from './progress.js';
 
@@ -43,8 +44,16 @@ const IDENTITY = namedScripts('publish/identity.sql', [
   'redirects',
   'withdrawn_jobs',
 ]);
-const JOBS = namedScripts('publish/jobs.sql', ['job_postings', 'job_part', 'write_part']);
-const EVENTS = namedScripts('publish/events.sql', ['prev_jobs_first', 'prev_jobs', 'events']);
+const JOBS = namedScripts('publish/jobs.sql', [
+  'job_postings',
+  'soc_lexicon',
+  'soc_phrases',
+  'state_titles',
+  'title_occupations',
+  'job_part',
+  'write_part',
+]);
+const EVENTS = namedScripts('publish/events.sql', ['prev_jobs_first', 'prev_jobs', 'prev_jobs_format1', 'events']);
 const WRITE = namedScripts('publish/write.sql', ['write_snapshot', 'write_state', 'empty_part', 'drop_postings']);
 
 export async function defineMacros(duck: Duck): Promise<void> {
@@ -168,9 +177,26 @@ export async function writeState(duck: Duck, stateTmp: string, parts: number): P
   await runScript(duck, WRITE.drop_postings);
 }
 
+/** The occupation of every title in table `titles_to_classify` (into `title_occupations`), by the lexicon of soc.ts. */
+export async function classifyTitles(duck: Duck): Promise<void> {
+  await runScript(duck, JOBS.soc_lexicon);
+  const lexicon = await duck.connection.createAppender('soc_lexicon');
+  for (const [phrase, code] of socLexicon()) {
+    lexicon.appendVarchar(phrase);
+    lexicon.appendVarchar(code);
+    lexicon.appendVarchar(SOC_TITLES[code]!);
+    lexicon.endRow();
+  }
+  lexicon.closeSync();
+  await runScript(duck, JOBS.soc_phrases);
+  await runScript(duck, JOBS.title_occupations);
+}
+
 /** Builds the jobs part by part, writing each part's file into the snapshot being written. */
 export async function buildJobs(duck: Duck, watermark: string, stateTmp: string, snapshotTmp: string, parts: number): Promise<void> {
   await mkdir(snapshotTmp, { recursive: true });
+  await runScript(duck, JOBS.state_titles, { dir: stateTmp });
+  await classifyTitles(duck);
   for (let part = 0; part < parts; part++) {
     await runScript(duck, JOBS.job_part, { dir: stateTmp, part, watermark });
     await runScript(duck, JOBS.write_part, { out: jobsFile(snapshotTmp, part + 1, parts) });
@@ -179,12 +205,13 @@ export async function buildJobs(duck: Duck, watermark: string, stateTmp: string,
 
 export async function diff(
   duck: Duck,
-  previousDir: string | null,
+  previous: { dir: string; format: string } | null,
   snapshotTmp: string,
   publishedAt: string,
   lastSeq: number,
 ): Promise<void> {
-  if (previousDir) await runScript(duck, EVENTS.prev_jobs, { dir: previousDir });
+  if (previous?.format === 'jps-catalog/1') await runScript(duck, EVENTS.prev_jobs_format1, { dir: previous.dir });
+  else if (previous) await runScript(duck, EVENTS.prev_jobs, { dir: previous.dir });
   else await runScript(duck, EVENTS.prev_jobs_first, { file: jobsFile(snapshotTmp, 1, 1).replace(/jobs\.parquet$/, 'jobs*.parquet') });
   await runScript(duck, EVENTS.events, { published_at: publishedAt, last_seq: lastSeq });
 }

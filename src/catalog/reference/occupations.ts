@@ -2,6 +2,7 @@
 
 import { FIELD_OCCUPATIONS } from './occupations-field.js';
 import { OFFICE_OCCUPATIONS } from './occupations-office.js';
+import { OCCUPATION_SOC } from './soc.js';
 
 export type Ladder = 'ic' | 'pro' | 'clinical' | 'hourly' | 'manager' | 'none';
 export type PayBasis = 'year' | 'hour' | 'week';
@@ -10,6 +11,8 @@ export interface Occupation {
   index: number;
   title: string;
   sector: string;
+  /** Its SOC 2018 detailed occupation code (the truth the publisher's classification is measured against). */
+  soc: string;
   /** Median pay at the middle level, in US dollars per `basis`. */
   pay: number;
   basis: PayBasis;
@@ -52,7 +55,9 @@ function parse(sector: string, line: string, index: number): Occupation {
   const weekly = pay.endsWith('w');
   const amount = Number(weekly ? pay.slice(0, -1) : pay);
   const basis: PayBasis = weekly ? 'week' : amount < 500 ? 'hour' : 'year';
-  return { index, title, sector, pay: amount, basis, ladder, skills: skills.split(';'), duties: duties.split(';'), specs: specs ? specs.split(';') : [] };
+  const soc = OCCUPATION_SOC[title];
+  if (!soc) throw new Error(`occupation "${title}" has no SOC code in soc.ts`);
+  return { index, title, sector, soc, pay: amount, basis, ladder, skills: skills.split(';'), duties: duties.split(';'), specs: specs ? specs.split(';') : [] };
 }
 
 export const OCCUPATIONS: readonly Occupation[] = Object.entries({ ...OFFICE_OCCUPATIONS, ...FIELD_OCCUPATIONS })

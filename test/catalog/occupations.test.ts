@@ -1,0 +1,53 @@
+import { expect } from 'chai';
+import { Duck } from '../../src/db/duckdb.js';
+import { classifyTitles, defineMacros } from '../../src/catalog/publish/stages.js';
+import { OCCUPATIONS } from '../../src/catalog/reference/occupations.js';
+import { ALTERNATE_TITLES, OCCUPATION_SOC, SOC_TITLES } from '../../src/catalog/reference/soc.js';
+
+describe('occupation codes (SOC 2018) from job titles', () => {
+  let duck: Duck;
+  before(async () => {
+    duck = await Duck.open();
+    await defineMacros(duck);
+  });
+  after(() => duck.close());
+
+  async function classify(titles: string[]): Promise<Map<string, { soc_code: string; title: string } | null>> {
+    await duck.run('CREATE OR REPLACE TABLE titles_to_classify (title VARCHAR)');
+    for (const title of titles) await duck.run('INSERT INTO titles_to_classify VALUES ($title)', { title });
+    await classifyTitles(duck);
+    const rows = await duck.all<{ title: string; occupation: { soc_code: string; title: string } | null }>(
+      'SELECT t.title, o.occupation FROM titles_to_classify t LEFT JOIN title_occupations o USING (title)',
+    );
+    return new Map(rows.map((r) => [r.title, r.occupation]));
+  }
+
+  it('gives every occupation of the generator, and every alternate title, a detailed code with its official title', () => {
+    for (const occupation of OCCUPATIONS) expect(occupation.soc, occupation.title).to.equal(OCCUPATION_SOC[occupation.title]);
+    for (const [title, code] of Object.entries({ ...OCCUPATION_SOC, ...ALTERNATE_TITLES })) {
+      expect(code, title).to.match(/^\d{2}-\d{3}[1-9]$/);
+      expect(SOC_TITLES[code], `${title} (${code})`).to.be.a('string');
+    }
+  });
+
+  it('reads the occupation through seniority, abbreviations, case, requisitions, places and qualifiers', async () => {
+    const cases: Record<string, string | null> = {
+      'Software Engineer': '15-1252',
+      'Sr. Software Engineer - Payments (R-10234)': '15-1252',
+      'Principal Software Engineer': '15-1252',
+      'REGISTERED NURSE - ICU': '29-1141',
+      'Travel Nurse, Nursing': '29-1141',
+      'RN - Med Surg [Remote]': '29-1141',
+      'Nurse Manager': '11-9111',
+      'Asst. Store Mgr': '41-1011',
+      'Admin Assistant - Chicago, IL': '43-6014',
+      'Shipping & Receiving Clerk': '43-5071',
+      'Data Engineer - Machine Learning Engineer': '15-1243',
+      'Lead Teacher (Special Education)': '25-2021',
+      'Widget Wrangler': null,
+    };
+    const got = await classify(Object.keys(cases));
+    for (const [title, code] of Object.entries(cases)) expect(got.get(title)?.soc_code ?? null, title).to.equal(code);
+    expect(got.get('Software Engineer')).to.deep.equal({ soc_code: '15-1252', title: 'Software Developers' });
+  });
+});

@@ -8,11 +8,12 @@ CREATE OR REPLACE VIEW prev_jobs AS SELECT * FROM read_parquet($file) LIMIT 0;
 CREATE OR REPLACE VIEW prev_jobs AS SELECT * FROM read_parquet($dir || '/jobs*.parquet');
 
 -- name: prev_jobs_format1
--- A previous snapshot of format jps-catalog/1 has no occupation: its jobs take a null one, in the
--- place the jobs of this format have it (a gone job's event carries its row as this format's).
+-- A previous snapshot of format jps-catalog/1 has no occupation and no description pay: its jobs take
+-- null ones, where the jobs of this format have them (a gone job's event carries its row as this format's).
 CREATE OR REPLACE VIEW prev_jobs AS
 SELECT job_id, currentness, stale, company_id, employer_name, title, NULL::STRUCT(soc_code VARCHAR, title VARCHAR) AS occupation,
-       COLUMNS(c -> c NOT IN ('job_id', 'currentness', 'stale', 'company_id', 'employer_name', 'title'))
+       description, NULL::STRUCT(currency VARCHAR, floor DOUBLE, ceiling DOUBLE, "interval" VARCHAR) AS description_pay,
+       COLUMNS(c -> c NOT IN ('job_id', 'currentness', 'stale', 'company_id', 'employer_name', 'title', 'description'))
 FROM read_parquet($dir || '/jobs*.parquet');
 
 -- name: events

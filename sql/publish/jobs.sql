@@ -107,7 +107,7 @@ hashed AS (
   FROM staled
 )
 SELECT h.job_id, h.currentness, h.stale, h.company_id, h.employer_name, h.title, h.occupation, t.description,
-       h.work_arrangement, h.locations, h.job_first_seen_at,
+       stated_pay(t.description) AS description_pay, h.work_arrangement, h.locations, h.job_first_seen_at,
        coalesce(pj.curated_at, $watermark::TIMESTAMPTZ) AS curated_at,
        CASE WHEN pj.content_hash = h.content_hash THEN pj.job_updated_at ELSE $watermark::TIMESTAMPTZ END AS job_updated_at,
        h.postings, h.content_hash

@@ -88,6 +88,28 @@ CREATE OR REPLACE MACRO pay_interval_of(i) AS CASE
 CREATE OR REPLACE MACRO per_year(amount, itv) AS amount * CASE itv
   WHEN 'hour' THEN 2080 WHEN 'day' THEN 260 WHEN 'week' THEN 52 WHEN 'month' THEN 12 WHEN 'year' THEN 1 ELSE NULL END;
 
+-- The pay a description states, as a posting's pay (currency, floor, ceiling, interval), or NULL: the
+-- first amount or range written with a currency and an interval ("$120,000 - $150,000 per year",
+-- "from £30,000 a year", "up to €25 per hour", "$50k-$60k annually", "USD 40/hr"). "from" gives a
+-- floor, "up to" a ceiling, a single amount both. A bare "$" is read as US dollars.
+CREATE OR REPLACE MACRO money_currency(symbol) AS CASE trim(upper(symbol))
+  WHEN '$' THEN 'USD' WHEN 'US$' THEN 'USD' WHEN 'CA$' THEN 'CAD' WHEN 'C$' THEN 'CAD' WHEN 'A$' THEN 'AUD'
+  WHEN 'R$' THEN 'BRL' WHEN '£' THEN 'GBP' WHEN '€' THEN 'EUR' WHEN '₹' THEN 'INR' ELSE trim(upper(symbol)) END;
+CREATE OR REPLACE MACRO money_amount(digits, thousands) AS
+  CASE WHEN digits = '' THEN NULL ELSE replace(digits, ',', '')::DOUBLE * CASE WHEN thousands = '' THEN 1 ELSE 1000 END END;
+CREATE OR REPLACE MACRO interval_word(w) AS CASE
+  WHEN w IN ('year', 'yr', 'annum', 'annually', 'yearly') THEN 'year' WHEN w IN ('month', 'mo', 'monthly') THEN 'month'
+  WHEN w IN ('week', 'wk', 'weekly') THEN 'week' WHEN w IN ('day', 'daily') THEN 'day' WHEN w IN ('hour', 'hr', 'hourly') THEN 'hour' END;
+CREATE OR REPLACE MACRO stated_pay(txt) AS list_transform([regexp_extract(txt,
+  '(?i)(from |up to |)(US\$|CA\$|C\$|A\$|R\$|\$|£|€|₹|USD|CAD|AUD|GBP|EUR|INR|BRL|CHF) ?(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)(k?)'
+  || '(?:\s*(?:-|–|—|to)\s*(?:(?:US\$|CA\$|C\$|A\$|R\$|\$|£|€|₹|USD|CAD|AUD|GBP|EUR|INR|BRL|CHF) ?)?(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)(k?))?'
+  || '\s*(?:(?:per|an|a|/)\s*(year|yr|annum|month|mo|week|wk|day|hour|hr)\b|(annually|yearly|monthly|weekly|daily|hourly)\b)',
+  ['lead', 'symbol', 'a1', 'k1', 'a2', 'k2', 'per1', 'per2'])], m -> CASE WHEN coalesce(m.a1, '') = '' THEN NULL ELSE {
+    currency: money_currency(m.symbol),
+    floor: CASE WHEN lower(m.lead) = 'up to ' THEN NULL ELSE money_amount(m.a1, m.k1) END,
+    ceiling: CASE WHEN lower(m.lead) = 'from ' THEN NULL ELSE coalesce(money_amount(m.a2, m.k2), money_amount(m.a1, m.k1)) END,
+    "interval": interval_word(lower(m.per1 || m.per2))} END)[1];
+
 -- A posting as published: the struct built for sorting, without its sort key.
 CREATE OR REPLACE MACRO struct_extract_postings(x) AS {
   posting_id: x.posting_id, source: x.source, source_class: x.source_class, source_posting_id: x.source_posting_id,

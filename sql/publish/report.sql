@@ -1,7 +1,9 @@
 -- The merge report: the published merge against the ground truth the corpus generator wrote.
 
 -- name: truth
--- $paths: the delivery's postings files (one per line).
+-- $paths: the delivery's postings files (one per line). A pay as one comparable text: currency, floor,
+-- ceiling, interval.
+CREATE OR REPLACE MACRO pay_key(p) AS p.currency || ' ' || coalesce(p.min::VARCHAR, '') || ' ' || coalesce(p.max::VARCHAR, '') || ' ' || p.interval;
 CREATE OR REPLACE TABLE truth AS
 SELECT uuid_from(source || chr(31) || board || chr(31) || source_posting_id) AS posting_id,
        any_value(opening_id) AS opening_id, any_value(truth_company_id) AS truth_company_id,
@@ -10,11 +12,24 @@ FROM read_json(string_split($paths, chr(10)), format = 'newline_delimited',
                columns = {source: 'VARCHAR', board: 'VARCHAR', source_posting_id: 'VARCHAR', opening_id: 'VARCHAR', truth_company_id: 'VARCHAR',
                           truth_soc_code: 'VARCHAR'})
 GROUP BY ALL;
+-- What each posting's description states, from the latest delivery up to this day that carried one:
+-- a posting not read today keeps its description (sql/publish/state.sql). $history: the postings
+-- files of every day up to this one, one per line.
+CREATE OR REPLACE TABLE pay_truth AS
+SELECT uuid_from(source || chr(31) || board || chr(31) || source_posting_id) AS posting_id,
+       arg_max(pay_key(truth_description_pay), filename) AS truth_pay_key
+FROM read_json(string_split($history, chr(10)), format = 'newline_delimited', filename = true,
+               columns = {source: 'VARCHAR', board: 'VARCHAR', source_posting_id: 'VARCHAR', description_text: 'VARCHAR',
+                          description_html: 'VARCHAR', truth_description_pay: 'STRUCT(currency VARCHAR, min DOUBLE, max DOUBLE, "interval" VARCHAR)'})
+WHERE description_text IS NOT NULL OR description_html IS NOT NULL
+GROUP BY ALL;
 
 -- name: published
 -- $dir: the snapshot folder of that day.
 CREATE OR REPLACE TABLE published AS
-SELECT p.posting_id, j.job_id, j.company_id, j.title, j.occupation.soc_code AS soc_code
+SELECT p.posting_id, j.job_id, j.company_id, j.title, j.occupation.soc_code AS soc_code, p.pay IS NOT NULL AS posted_pay,
+       pay_key({currency: j.description_pay.currency, min: j.description_pay.floor, max: j.description_pay.ceiling,
+                "interval": j.description_pay.interval}) AS found_pay_key
 FROM read_parquet($dir || '/jobs*.parquet') j, unnest(j.postings) AS u(p);
 CREATE OR REPLACE TABLE cells AS
 SELECT t.opening_id, p.job_id, count(*)::DOUBLE AS n FROM truth t JOIN published p USING (posting_id) GROUP BY ALL;
@@ -67,3 +82,22 @@ WITH per_job AS (
 SELECT truth, soc_code AS published, count(*)::BIGINT AS jobs, min(title) AS example
 FROM per_job WHERE truth IS NOT NULL AND soc_code IS DISTINCT FROM truth
 GROUP BY ALL ORDER BY jobs DESC, truth, published NULLS FIRST LIMIT $examples;
+
+-- name: description_pay
+-- Each job's description pay against the pay its postings' descriptions state (right: one of them);
+-- alone: jobs none of whose postings publishes pay.
+-- Jobs of the day's delivery, with the statements of all their postings.
+WITH per_job AS (
+  SELECT p.job_id, any_value(p.found_pay_key) AS found, list(DISTINCT t.truth_pay_key) FILTER (WHERE t.truth_pay_key IS NOT NULL) AS truths,
+         NOT bool_or(p.posted_pay) AS alone
+  FROM published p LEFT JOIN pay_truth t USING (posting_id)
+  WHERE p.job_id IN (SELECT job_id FROM published SEMI JOIN truth USING (posting_id))
+  GROUP BY p.job_id
+)
+SELECT count(*) FILTER (WHERE len(truths) > 0)::BIGINT AS stated,
+  count(*) FILTER (WHERE found IS NOT NULL)::BIGINT AS extracted,
+  count(*) FILTER (WHERE list_contains(truths, found))::BIGINT AS right,
+  count(*) FILTER (WHERE alone AND len(truths) > 0)::BIGINT AS stated_alone,
+  count(*) FILTER (WHERE alone AND found IS NOT NULL)::BIGINT AS extracted_alone,
+  count(*) FILTER (WHERE alone AND list_contains(truths, found))::BIGINT AS right_alone
+FROM per_job;

@@ -14,12 +14,15 @@ FROM (SELECT filename, count(*) AS n FROM read_parquet({files}, filename = true)
 
 -- name: numbered
 -- The jobs files' rows with their doc numbers: the one definition of the numbering.
+-- {added}: the columns a snapshot of an older format lacks, as nulls (src/jobs/snapshot.ts).
 CREATE VIEW {p}numbered AS
-SELECT (f.base + r.file_row_number)::INTEGER AS doc, r.* EXCLUDE (filename, file_row_number)
+SELECT (f.base + r.file_row_number)::INTEGER AS doc, r.* EXCLUDE (filename, file_row_number){added}
 FROM read_parquet({files}, filename = true, file_row_number = true) r JOIN {p}files f ON f.filename = r.filename;
 
 -- name: postings
 -- One row per posting; pay per year where its interval says how to get there (per_year; unknown: NULL).
+-- described_*: the pay the job's description states, on every posting of a job whose postings state
+-- no yearly pay (what the pay filters read with pay_source=description).
 CREATE TABLE {p}postings AS
 SELECT
   doc,
@@ -39,8 +42,12 @@ SELECT
   p.pay.floor * per_year(p.pay.interval) AS pay_floor_year,
   p.pay.ceiling * per_year(p.pay.interval) AS pay_ceiling_year,
   p.application_check.result AS check_result,
-  p.application_check.checked_at AS checked_at
-FROM (SELECT doc, unnest(postings) AS p FROM {p}numbered)
+  p.application_check.checked_at AS checked_at,
+  described.currency AS described_currency,
+  described.floor AS described_floor_year,
+  described.ceiling AS described_ceiling_year
+FROM (SELECT doc, unnest(postings) AS p, CASE WHEN annual_pay(postings) IS NULL THEN described_pay(description_pay) END AS described
+      FROM {p}numbered)
 ORDER BY doc;
 
 -- name: locations
@@ -161,9 +168,12 @@ SELECT
   coalesce(m.msa_mask0, 0) AS msa_mask0,
   coalesce(m.msa_mask1, 0) AS msa_mask1,
   coalesce(m.msa_mask2, 0) AS msa_mask2,
-  pay_band(annual_pay(postings)) AS pay_band,
-  {occupation} AS soc_code
-FROM {p}numbered j LEFT JOIN {p}masks m USING (doc)
+  pay.band AS pay_band,
+  CASE pay.source WHEN 'posted' THEN 1 WHEN 'description' THEN 2 ELSE 0 END::UTINYINT AS pay_source,
+  occupation.soc_code AS soc_code
+FROM (SELECT *, list_transform([job_pay(postings, description_pay)], y -> {band: pay_band(y), source: y.source})[1] AS pay
+      FROM {p}numbered) j
+LEFT JOIN {p}masks m USING (doc)
 ORDER BY ord;
 
 -- name: redirects
@@ -197,8 +207,13 @@ CREATE OR REPLACE MACRO range_in(ranges, in_currency) AS CASE WHEN in_currency I
   floor := list_min(list_transform(list_filter(ranges, r -> r.currency = in_currency), r -> r.floor)),
   ceiling := list_max(list_transform(list_filter(ranges, r -> r.currency = in_currency), r -> r.ceiling)),
   source := 'posted') END;
--- A job's yearly pay: the range of its postings in their main currency (the lambda computes the ranges once).
+-- The yearly range of its postings in their main currency (the lambda computes the ranges once).
 CREATE OR REPLACE MACRO annual_pay(postings) AS list_transform([annual_ranges(postings)], rs -> range_in(rs, main_currency(rs)))[1];
+-- The yearly range a job's description states (description_pay: what the publisher read in it), or NULL.
+CREATE OR REPLACE MACRO described_pay(stated) AS list_transform([annual(stated)], y -> CASE WHEN y IS NULL THEN NULL ELSE
+  struct_pack(currency := stated.currency, floor := y.floor, ceiling := y.ceiling, source := 'description') END)[1];
+-- A job's yearly pay: its postings', or when none states one with a known interval, its description's.
+CREATE OR REPLACE MACRO job_pay(postings, stated) AS coalesce(annual_pay(postings), described_pay(stated));
 -- The bands of group_by=pay_band, from and to per year in each currency (openapi.yaml names them).
 CREATE OR REPLACE MACRO band_edges(currency) AS CASE currency
   WHEN 'INR' THEN [0, 300000, 600000, 1000000, 1500000, 2500000, 4000000]
@@ -214,7 +229,7 @@ CREATE OR REPLACE MACRO job_document(job_row) AS struct_pack(
   job_id := job_row.job_id, currentness := job_row.currentness, stale := job_row.stale, company_id := job_row.company_id,
   employer_name := job_row.employer_name, title := job_row.title, description := job_row.description,
   work_arrangement := job_row.work_arrangement, locations := job_row.locations,
-  annual_pay := annual_pay(job_row.postings),
+  annual_pay := job_pay(job_row.postings, job_row.description_pay),
   occupation := job_row.occupation,
   job_first_seen_at := api_time(job_row.job_first_seen_at),
   curated_at := api_time(job_row.curated_at),

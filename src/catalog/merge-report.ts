@@ -1,5 +1,6 @@
 // How good the merge is: pairwise precision and recall of "same job" against the generator's truth.
 
+import { dirname, join, resolve } from 'node:path';
 import { runScript, Duck } from '../db/duckdb.js';
 import { namedQueries, namedScripts } from '../db/sql-files.js';
 import { readDelivery } from './delivery.js';
@@ -14,6 +15,7 @@ const QUERIES = namedQueries('publish/report.sql', [
   'worst_merges',
   'occupations',
   'occupation_errors',
+  'description_pay',
 ]);
 
 export interface MergeReport {
@@ -29,6 +31,12 @@ export interface MergeReport {
   company_links: { linkable: number; linked_right: number; linked_wrong: number };
   /** Jobs whose postings carry a truth code: how many got it (detailed), its major group, or none. */
   occupations: { jobs: number; detailed: number; major: number; unclassified: number; detailed_accuracy: number; major_accuracy: number };
+  /**
+   * The pay read in descriptions against what they state: of the jobs with one read, how many match a
+   * statement of their postings (precision); of the jobs whose postings state one, how many were read
+   * right (recall); `alone`: the same over the jobs none of whose postings publishes pay.
+   */
+  description_pay: { stated: number; extracted: number; right: number; precision: number; recall: number; alone: PayReading };
   examples: {
     split_openings: { opening_id: string; job_ids: string[] }[];
     merged_jobs: { job_id: string; opening_ids: string[] }[];
@@ -36,11 +44,37 @@ export interface MergeReport {
   };
 }
 
+interface PayReading {
+  stated: number;
+  extracted: number;
+  right: number;
+  precision: number;
+  recall: number;
+}
+
+/** Precision and recall of a reading: `right` of `extracted`, and of `stated`. */
+const reading = (stated: number, extracted: number, right: number): PayReading => ({
+  stated,
+  extracted,
+  right,
+  precision: extracted === 0 ? 1 : right / extracted,
+  recall: stated === 0 ? 1 : right / stated,
+});
+
 interface OccupationError {
   truth: string;
   published: string | null;
   jobs: number;
   example: string;
+}
+
+/** The postings files of days 1 to `day` of the corpus whose day folder `input` is (day-001, day-002, ...). */
+async function deliveriesUpTo(input: string, day: number): Promise<string[]> {
+  const root = dirname(resolve(input));
+  const days = await Promise.all(
+    Array.from({ length: day }, (_, i) => readDelivery(join(root, `day-${String(i + 1).padStart(3, '0')}`)).catch(() => null)),
+  );
+  return days.flatMap((d) => d?.postingPaths ?? []);
 }
 
 /** Compares the publication of the delivery's day with the truth the delivery carries. */
@@ -54,7 +88,8 @@ export async function mergeReport(input: string, snapshotsDir: string, examples 
   const duck = await Duck.open();
   try {
     await defineMacros(duck);
-    await runScript(duck, SCRIPTS.truth, { paths: delivery.postingPaths.join('\n') });
+    const history = await deliveriesUpTo(input, delivery.manifest.day);
+    await runScript(duck, SCRIPTS.truth, { paths: delivery.postingPaths.join('\n'), history: history.join('\n') });
     await runScript(duck, SCRIPTS.published, { dir });
     const p = (await duck.one<Record<string, number | null>>(QUERIES.pairwise))!;
     const num = (v: number | string | null | undefined) => Number(v ?? 0);
@@ -66,6 +101,7 @@ export async function mergeReport(input: string, snapshotsDir: string, examples 
     const occupations = { jobs: num(o.jobs), detailed: num(o.detailed), major: num(o.major), unclassified: num(o.unclassified) };
     const share = (n: number) => (occupations.jobs === 0 ? 1 : n / occupations.jobs);
     const errors = await duck.all<OccupationError>(QUERIES.occupation_errors, { examples });
+    const d = (await duck.one<Record<string, number>>(QUERIES.description_pay))!;
     return {
       watermark,
       postings: num(p.postings),
@@ -76,6 +112,10 @@ export async function mergeReport(input: string, snapshotsDir: string, examples 
       pairs,
       company_links: { linkable: num(links.linkable), linked_right: num(links.linked_right), linked_wrong: num(links.linked_wrong) },
       occupations: { ...occupations, detailed_accuracy: share(occupations.detailed), major_accuracy: share(occupations.major) },
+      description_pay: {
+        ...reading(num(d.stated), num(d.extracted), num(d.right)),
+        alone: reading(num(d.stated_alone), num(d.extracted_alone), num(d.right_alone)),
+      },
       examples: {
         split_openings: splits.map((s) => ({ opening_id: s.opening_id, job_ids: s.job_ids })),
         merged_jobs: merges.map((m) => ({ job_id: m.job_id, opening_ids: m.opening_ids })),

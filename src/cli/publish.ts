@@ -38,6 +38,8 @@ export const publishCommand: Command = {
 };
 
 const percent = (share: number) => `${(share * 100).toFixed(2)} %`;
+const payLine = (r: { stated: number; extracted: number; right: number; precision: number; recall: number }) =>
+  `precision ${percent(r.precision)} (${r.right} of ${r.extracted} read right), recall ${percent(r.recall)} (of ${r.stated} stated)`;
 
 export const mergeReportCommand: Command = {
   name: 'merge-report',
@@ -61,6 +63,8 @@ export const mergeReportCommand: Command = {
         `  occupations ${percent(report.occupations.detailed_accuracy)} at the detailed SOC code, ${percent(report.occupations.major_accuracy)} at the major group, ` +
           `${report.occupations.unclassified} unclassified (of ${report.occupations.jobs.toLocaleString('en-US')} jobs)`,
         ...report.examples.occupation_errors.map((e) => `    ${e.jobs} x ${e.truth} published as ${e.published ?? 'none'}: "${e.example}"`),
+        `  description pay ${payLine(report.description_pay)}`,
+        `    of jobs without posted pay: ${payLine(report.description_pay.alone)}`,
       ].join('\n'),
     );
   },

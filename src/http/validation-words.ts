@@ -27,6 +27,7 @@ const SCHEMA_WORDS: Record<string, string> = {
   CountryCode: 'a two-letter ISO 3166-1 country code, e.g. DE',
   CountryFilter: 'up to 10 two-letter ISO 3166-1 country codes, comma-separated, e.g. US or US,CA',
   CbsaCode: 'a five-digit CBSA code, e.g. 35620',
+  PaySourceFilter: 'posted, description or both, comma-separated, e.g. posted,description',
   SocCodeFilter: 'up to 10 SOC 2018 codes or prefixes, comma-separated, e.g. 15-1252, 15-12 or 15-',
   EmploymentTypeFilter: 'up to 10 employment types, comma-separated, e.g. full-time,part-time',
   ExcludeSourceFilter: 'a comma list of up to 10 sources or source types, e.g. indeed,aggregator_api (or nothing)',

@@ -95,6 +95,7 @@ export const ES_DSL_FIELDS: Readonly<Record<string, EsDslField>> = {
   pay: { kind: 'exists', exists: 'has_pay' },
   'pay.floor': { kind: 'pay', filter: 'pay_min', bound: 'lower' },
   'pay.ceiling': { kind: 'pay', filter: 'pay_max', bound: 'upper' },
+  'annual_pay.source': { kind: 'anyOf', filter: 'pay_source', check: oneOf('posted', 'description') },
   'pay.currency': { kind: 'value', filter: 'pay_currency', check: pattern(/^[A-Za-z]{3}$/, 'a three-letter ISO 4217 code', upper) },
   posting_url: { kind: 'exists', exists: 'has_posting_url' },
   application_url: { kind: 'exists', exists: 'has_application_url' },

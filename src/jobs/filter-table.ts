@@ -149,6 +149,13 @@ function advanced(value: unknown, name: string): string {
 }
 
 const CURRENTNESS: Record<string, number> = { current: 0, uncertain: 1, not_current: 2 };
+/** A job's pay_source column: where its yearly pay comes from (0: it has none). */
+const PAY_SOURCE: Record<string, number> = { posted: 1, description: 2 };
+/** Whether the pay filters also read the pay descriptions state. */
+const described = (c: SqlContext) => (c.f.pay_source as string[] | undefined)?.includes('description') === true;
+/** A posting's yearly floor or ceiling, or its job description's where it states none and pay_source says so. */
+const yearly = (c: SqlContext, edge: 'floor' | 'ceiling') =>
+  described(c) ? `coalesce(p.pay_${edge}_year, p.described_${edge}_year)` : `p.pay_${edge}_year`;
 const WORK_ARRANGEMENT: Record<string, number> = { remote: 1, hybrid: 2, in_person: 3 };
 
 // ---- The tests.
@@ -282,16 +289,37 @@ export const FILTERS = {
       mask: (v, c) => c.mask('employment_mask', 'employment_type', v),
     },
   }),
-  pay_currency: textFilter(coded('pay_currency', 'pay_currency', 'currency_mask'), upper),
+  // With pay_source=description, the pay filters also read the pay a job's description states, on the
+  // postings of a job whose postings state no yearly pay (described_*; no job mask says it).
+  pay_currency: textFilter(
+    {
+      on: 'posting',
+      sql: (v, c) => `${described(c) ? 'coalesce(p.pay_currency, p.described_currency)' : 'p.pay_currency'} = ${c.bind(v)}`,
+      mask: (v, c) => (described(c) ? undefined : c.mask('currency_mask', 'pay_currency', [v])),
+    },
+    upper,
+  ),
   application_check: textFilter(coded('check_result', 'check_result', 'check_mask')),
-  has_pay: flag(postingFlag('has_pay', 'pay_mask')),
+  has_pay: flag({
+    on: 'posting',
+    sql: (v, c) => (described(c) ? `(p.has_pay OR p.described_currency IS NOT NULL) = ${v}` : `p.has_pay = ${v}`),
+    mask: (v, c) => (described(c) ? undefined : c.hasMask('pay_mask', v)),
+  }),
+  pay_source: filter<string[]>({
+    read: shortList(
+      (s) => s.trim().toLowerCase(),
+      (s) => s in PAY_SOURCE,
+      'pay_source must be posted, description or both, comma-separated.',
+    ),
+    test: onJob((v) => `j.pay_source IN (${v.map((s) => PAY_SOURCE[s]!).join(', ')})`),
+  }),
   has_posting_url: flag(postingFlag('has_posting_url', 'posting_url_mask')),
   has_application_url: flag(postingFlag('has_application_url', 'application_url_mask')),
   posting_id: textFilter({ on: 'posting', sql: (v, c) => `p.posting_id = ${c.bind(v)}` }),
   source_posting_id: textFilter({ on: 'posting', sql: (v, c) => `p.source_posting_id = ${c.bind(v)}` }),
   // Pay per year; an unknown interval has no yearly amount and never matches.
-  pay_min: filter<number>({ read: amount, test: { on: 'posting', sql: (v, c) => `p.pay_floor_year >= ${c.bind(v)}` } }),
-  pay_max: filter<number>({ read: amount, test: { on: 'posting', sql: (v, c) => `p.pay_ceiling_year <= ${c.bind(v)}` } }),
+  pay_min: filter<number>({ read: amount, test: { on: 'posting', sql: (v, c) => `${yearly(c, 'floor')} >= ${c.bind(v)}` } }),
+  pay_max: filter<number>({ read: amount, test: { on: 'posting', sql: (v, c) => `${yearly(c, 'ceiling')} <= ${c.bind(v)}` } }),
   posted_since: filter<string>({
     read: date('start'),
     aliases: [{ name: 'published_since', is: 'an alias' }],

@@ -244,14 +244,18 @@ export async function writeServingFiles(
   await indexes;
 }
 
+/** The columns format 1 lacks (its documents, written by the publisher of the time, have neither). */
+const ADDED_IN_FORMAT_2 =
+  ', NULL::STRUCT(soc_code VARCHAR, title VARCHAR) AS occupation' +
+  ', NULL::STRUCT(currency VARCHAR, floor DOUBLE, ceiling DOUBLE, "interval" VARCHAR) AS description_pay';
+
 /**
  * The holes of the serving statements for the snapshot in `dir` (of catalog `format`) under table prefix
- * `prefix`: its jobs files, its folder, and its jobs' occupation code (none in format 1, whose documents,
- * written by the publisher of the time, have no occupation either).
+ * `prefix`: its jobs files, its folder, and the columns its format lacks.
  */
-async function holesOf(dir: string, prefix: string, format: string): Promise<Record<'p' | 'files' | 'dir' | 'occupation', string>> {
-  const occupation = format === 'jps-catalog/1' ? 'NULL::VARCHAR' : 'occupation.soc_code';
-  return { p: prefix, files: `[${(await jobsFiles(dir)).map(quote).join(', ')}]`, dir: quote(dir), occupation };
+async function holesOf(dir: string, prefix: string, format: string): Promise<Record<'p' | 'files' | 'dir' | 'added', string>> {
+  const added = format === 'jps-catalog/1' ? ADDED_IN_FORMAT_2 : '';
+  return { p: prefix, files: `[${(await jobsFiles(dir)).map(quote).join(', ')}]`, dir: quote(dir), added };
 }
 
 /** The jobs files of the snapshot in `dir`, in doc order. */

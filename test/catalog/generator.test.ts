@@ -37,6 +37,7 @@ const POSTING_KEYS = [
   'employer_name',
   'employer_domain',
   'truth_soc_code',
+  'truth_description_pay',
   'title',
   'description_text',
   'description_html',

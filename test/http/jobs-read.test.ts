@@ -73,7 +73,8 @@ const DAY1: TestPosting[] = [
     id: 'c1',
     opening: 'C',
     title: 'Warehouse Associate',
-    description: description('Receiving and shipping in the warehouse'),
+    // Pay stated only in the text: 18-22 USD an hour is 37,440-45,760 a year.
+    description: `${description('Receiving and shipping in the warehouse')} Pay: $18 - $22 per hour.`,
     locations: ['Austin, TX'],
     pay: null,
     check: 'closed',
@@ -271,6 +272,16 @@ describe('jobs read API', function () {
       expect(await titles('pay_currency=USD&pay_min=60000&pay_max=80000')).to.deep.equal(['Logistics Planner']);
       expect(await titles('pay_min=100000')).to.deep.equal(['Senior Robotics Engineer']);
       expect(await titles('pay_currency=GBP')).to.deep.equal(['Data Engineer']);
+      // The pay a description states counts when asked for: pay_source.
+      const all = 'currentness=current,not_current';
+      expect(await titles(`${all}&pay_source=description`)).to.deep.equal(['Warehouse Associate']);
+      expect(await titles(`${all}&has_pay=true`)).to.not.include('Warehouse Associate');
+      expect(await titles(`${all}&has_pay=true&pay_source=posted,description`)).to.include('Warehouse Associate');
+      expect(await titles(`${all}&pay_currency=USD&pay_max=50000`)).to.deep.equal([]);
+      expect(await titles(`${all}&pay_currency=USD&pay_max=50000&pay_source=posted,description`)).to.deep.equal(['Warehouse Associate']);
+      expect(await titles(`${all}&pay_min=40000&pay_source=description`)).to.deep.equal([]);
+      expect(await titles(`${all}&pay_source=posted`)).to.not.include('Warehouse Associate');
+      expect(await refused('pay_source=salary')).to.match(/pay_source.*posted, description or both/);
       expect(await refused('pay_min=100&pay_max=99.99')).to.match(/pay_max/);
       expect(await refused('pay_min=1.001')).to.match(/pay_min/);
     });
@@ -292,7 +303,12 @@ describe('jobs read API', function () {
       expect(job('Data Engineer').annual_pay).to.deep.equal({ currency: 'GBP', floor: 50000, ceiling: 60000, source: 'posted' });
       expect(job('Dispatcher').annual_pay, 'unknown interval').to.equal(null);
       expect(job('Dispatcher').postings![0]!.pay).to.deep.include({ interval: 'unknown', annual: null });
-      expect(job('Warehouse Associate').annual_pay, 'no pay').to.equal(null);
+      expect(job('Warehouse Associate').annual_pay, 'stated in the description only').to.deep.equal({
+        currency: 'USD',
+        floor: 37440,
+        ceiling: 45760,
+        source: 'description',
+      });
       // Logistics Planner: the ATS copy states pay, the aggregator's copy none; the range is the one stated.
       const planner = job('Logistics Planner');
       const stated = planner.postings!.flatMap((p) => (p.pay ? [(p.pay as { annual: Range }).annual] : []));
@@ -314,11 +330,13 @@ describe('jobs read API', function () {
       ).annual;
       const middle = (planner.floor + planner.ceiling) / 2;
       const plannerBand = middle < 75000 ? 'USD 50000-75000' : 'USD 75000-100000';
-      // Fleet Manager: 62,400-83,200 USD, middle 72,800; Robotics: 104,000-145,600 CAD; Data Engineer 50,000-60,000 GBP.
+      // Fleet Manager: 62,400-83,200 USD, middle 72,800; Robotics: 104,000-145,600 CAD; Data Engineer 50,000-60,000 GBP;
+      // Warehouse Associate (its description): 37,440-45,760 USD.
       const expected = new Map<string | null, number>([
         ['CAD 100000-150000', 1],
         ['GBP 50000-75000', 1],
-        [null, 2],
+        ['USD 25000-50000', 1],
+        [null, 1],
       ]);
       for (const band of ['USD 50000-75000', plannerBand]) expected.set(band, (expected.get(band) ?? 0) + 1);
       expect(new Map(r.body.groups.map((g) => [g.value, g.count]))).to.deep.equal(expected);

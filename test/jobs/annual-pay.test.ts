@@ -87,4 +87,23 @@ describe('yearly pay (the job documents)', () => {
     expect(await annualPay([])).to.equal(null);
     expect(await annualPay([null, pay('USD', 1, 2, 'unknown')])).to.equal(null);
   });
+
+  it("takes a description's pay only when no posting states pay with a known interval", async () => {
+    const jobPay = (pays: (Pay | null)[], stated: Pay | null) =>
+      evaluate(
+        `job_pay(postings, from_json('${JSON.stringify(stated)}', '{"currency":"VARCHAR","floor":"DOUBLE","ceiling":"DOUBLE","interval":"VARCHAR"}'))`,
+        pays,
+      );
+    const described = pay('USD', 18, 22, 'hour');
+    expect(await jobPay([null], described)).to.deep.equal({ currency: 'USD', floor: 37440, ceiling: 45760, source: 'description' });
+    expect(await jobPay([pay('USD', 1, 2, 'unknown')], described)).to.deep.include({ source: 'description' });
+    expect(await jobPay([pay('USD', 50000, 60000, 'year')], described)).to.deep.equal({
+      currency: 'USD',
+      floor: 50000,
+      ceiling: 60000,
+      source: 'posted',
+    });
+    expect(await jobPay([null], pay('USD', 18, 22, 'unknown')), 'a description pay without a known interval').to.equal(null);
+    expect(await jobPay([null], null)).to.equal(null);
+  });
 });

@@ -204,9 +204,11 @@ describe('the es_dsl translator (spec 4.4)', () => {
           esb.termQuery('pay.currency', 'usd'),
           esb.termsQuery('locations.country', ['us', 'ca']),
           esb.termsQuery('occupation.soc_code', ['29-1141', '15-1252']),
+          esb.termQuery('annual_pay.source', 'description'),
         ]);
       expect(filtersOf(query)).to.deep.equal({
         soc_code: ['15-1252', '29-1141'],
+        pay_source: ['description'],
         company_id: company,
         state: 'TX',
         msa: '12420',

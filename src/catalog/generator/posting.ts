@@ -9,7 +9,7 @@ import { employerSpelling } from './employer-names.js';
 import { fillUrl, postingKey, sourcePostingId } from './identifiers.js';
 import type { OpeningState } from './opening-state.js';
 import { STREAM } from './options.js';
-import { rawPay, type RawPay } from './pay.js';
+import { payText, rawPay, type RawPay } from './pay.js';
 import { formatPlace, type RawLocation } from './places.js';
 import type { Slot } from './plan.js';
 import { hashFloat, hashInts, Rng } from './random.js';
@@ -27,6 +27,8 @@ export interface RawPosting {
   employer_domain: string | null;
   /** The opening's SOC 2018 detailed occupation: truth for measuring the publisher's classification, never published. */
   truth_soc_code: string;
+  /** The pay the description states (interval: the generator's basis), or null: truth for the publisher's extraction, never published. */
+  truth_description_pay: RawPay | null;
   title: string;
   description_text: string | null;
   description_html: string | null;
@@ -149,8 +151,9 @@ function description(
   version: number,
   day: number,
   rng: Rng,
-): { text: string | null; html: string | null } {
-  if (source.class === 'purchased' || source.class === 'unknown' ? rng.chance(0.04) : rng.chance(0.005)) return { text: null, html: null };
+): { text: string | null; html: string | null; pay: RawPay | null } {
+  if (source.class === 'purchased' || source.class === 'unknown' ? rng.chance(0.04) : rng.chance(0.005))
+    return { text: null, html: null, pay: null };
   const canonical = state.version(version);
   const shown = slot.slot === 0 ? canonical.blocks : copyBlocks(canonical.blocks, canonical.ctx, rng, source.dropBoilerplate);
   const late = slot.fixedAt > 0 && state.world.calendar.cutoff(day) <= slot.fixedAt;
@@ -161,8 +164,12 @@ function description(
   const render = () => (asHtml && limit === 0 ? renderHtml(shown, strong) : renderText(shown, bullet, limit > 0 ? 720 : Infinity));
   const body =
     shown === canonical.blocks ? canonical.rendered(`${asHtml && limit === 0}|${strong}|${bullet}|${limit > 0}`, render) : render();
-  if (asHtml && limit === 0) return { text: null, html: body };
-  return { text: limit > 0 ? truncate(body, limit) : body, html: null };
+  const text = asHtml && limit === 0 ? null : limit > 0 ? truncate(body, limit) : body;
+  // The pay the text states: its pay block's sentence, when a truncation left it whole.
+  const { pay } = canonical.ctx;
+  const states = shown.some((b) => b.section === 'pay') && (text ?? body).includes(payText(pay));
+  const stated = states ? { currency: pay.currency, min: pay.min, max: pay.max, interval: pay.basis } : null;
+  return text === null ? { text: null, html: body, pay: stated } : { text, html: null, pay: stated };
 }
 
 interface Identity {
@@ -254,7 +261,7 @@ export function buildPosting(state: OpeningState, slot: Slot, day: number): Buil
   const ownUrl = source.url ? fillUrl(source.url, parts) : null;
   const postingUrl = rng.chance(0.03) ? null : ownUrl;
   const arrangement = content.place.arrangement;
-  const { text, html } = description(state, slot, source, ids.version, day, rng);
+  const { text, html, pay: describedPay } = description(state, slot, source, ids.version, day, rng);
   const firstSeen = state.firstSeen(slot, day);
   const posting: RawPosting = {
     source: source.name,
@@ -265,6 +272,7 @@ export function buildPosting(state: OpeningState, slot: Slot, day: number): Buil
     opening_id: `op-${String(index + 1).padStart(8, '0')}`,
     ...employerOf(state, slot, source, day, rng),
     truth_soc_code: content.occupation.soc,
+    truth_description_pay: describedPay,
     title,
     description_text: text,
     description_html: html,

@@ -8,10 +8,11 @@ const text = (value: string | null) => (value === null ? 'null' : JSON.stringify
 const plain = (value: string | null) => (value === null ? 'null' : `"${value}"`);
 const number = (value: number | null) => (value === null ? 'null' : String(value));
 
+const payJson = (pay: RawPosting['pay']) =>
+  pay ? `{"currency":"${pay.currency}","min":${number(pay.min)},"max":${number(pay.max)},"interval":${plain(pay.interval)}}` : 'null';
+
 export function postingJson(p: RawPosting): string {
-  const pay = p.pay
-    ? `{"currency":"${p.pay.currency}","min":${number(p.pay.min)},"max":${number(p.pay.max)},"interval":${plain(p.pay.interval)}}`
-    : 'null';
+  const pay = payJson(p.pay);
   const attribution = p.attribution
     ? `{"required":${p.attribution.required},"text":"${p.attribution.text}","url":"${p.attribution.url}"}`
     : 'null';
@@ -22,7 +23,7 @@ export function postingJson(p: RawPosting): string {
   const x = p.raw.extraction;
   return (
     `{"source":"${p.source}","board":"${p.board}","source_posting_id":"${p.source_posting_id}","source_class":"${p.source_class}","source_type":"${p.source_type}",` +
-    `"opening_id":"${p.opening_id}","truth_company_id":${plain(p.truth_company_id)},"employer_name":${text(p.employer_name)},"employer_domain":${plain(p.employer_domain)},"truth_soc_code":"${p.truth_soc_code}",` +
+    `"opening_id":"${p.opening_id}","truth_company_id":${plain(p.truth_company_id)},"employer_name":${text(p.employer_name)},"employer_domain":${plain(p.employer_domain)},"truth_soc_code":"${p.truth_soc_code}","truth_description_pay":${payJson(p.truth_description_pay)},` +
     `"title":${text(p.title)},"description_text":${text(p.description_text)},"description_html":${text(p.description_html)},"locations":${JSON.stringify(p.locations)},` +
     `"work_arrangement":${plain(p.work_arrangement)},"employment_type":${plain(p.employment_type)},"pay":${pay},"posted_at":${plain(p.posted_at)},"first_seen_at":"${p.first_seen_at}",` +
     `"posting_url":${plain(p.posting_url)},"application_url":${plain(p.application_url)},"attribution":${attribution},"application_check":${check},` +

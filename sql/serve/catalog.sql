@@ -46,7 +46,8 @@ SELECT
   described.currency AS described_currency,
   described.floor AS described_floor_year,
   described.ceiling AS described_ceiling_year
-FROM (SELECT doc, unnest(postings) AS p, CASE WHEN annual_pay(postings) IS NULL THEN described_pay(description_pay) END AS described
+FROM (SELECT doc, unnest(postings) AS p,
+             CASE WHEN description_pay IS NULL THEN NULL WHEN annual_pay(postings) IS NULL THEN described_pay(description_pay) END AS described
       FROM {p}numbered)
 ORDER BY doc;
 

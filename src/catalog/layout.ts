@@ -4,7 +4,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** Format 2: jobs carry their occupation (docs/adr/0009-catalog-format-2.md). */
+/** Format 2: jobs carry their occupation and the pay their description states (docs/adr/0009-catalog-format-2.md). */
 export const CATALOG_FORMAT = 'jps-catalog/2';
 export const REGISTRY_FORMAT = 'jps-registry/1';
 

@@ -44,7 +44,7 @@ const payLine = (r: { stated: number; extracted: number; right: number; precisio
 export const mergeReportCommand: Command = {
   name: 'merge-report',
   summary:
-    "Compares a published day with the ground truth of its delivery: pairwise precision and recall of 'same job', company links, occupation codes.",
+    "Compares a published day with the ground truth of its delivery: pairwise precision and recall of 'same job', company links, occupation codes, pay read in descriptions.",
   options: [
     { name: 'input', value: 'DIR/day-K', required: true, help: 'the day folder that was published' },
     { name: 'examples', value: 'n', help: 'how many split openings and mixed jobs to list (default 5)' },

@@ -100,11 +100,15 @@ CREATE OR REPLACE MACRO money_amount(digits, thousands) AS
 CREATE OR REPLACE MACRO interval_word(w) AS CASE
   WHEN w IN ('year', 'yr', 'annum', 'annually', 'yearly') THEN 'year' WHEN w IN ('month', 'mo', 'monthly') THEN 'month'
   WHEN w IN ('week', 'wk', 'weekly') THEN 'week' WHEN w IN ('day', 'daily') THEN 'day' WHEN w IN ('hour', 'hr', 'hourly') THEN 'hour' END;
+-- The pattern's parts: a currency (a symbol or a code, then maybe a space) and an amount (its digits,
+-- then "k" for thousands).
+CREATE OR REPLACE MACRO money_symbol_pattern() AS '(US\$|CA\$|C\$|A\$|R\$|\$|£|€|₹|USD|CAD|AUD|GBP|EUR|INR|BRL|CHF) ?';
+CREATE OR REPLACE MACRO money_amount_pattern() AS '(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)(k?)';
 CREATE OR REPLACE MACRO stated_pay(txt) AS list_transform([regexp_extract(txt,
-  '(?i)(from |up to |)(US\$|CA\$|C\$|A\$|R\$|\$|£|€|₹|USD|CAD|AUD|GBP|EUR|INR|BRL|CHF) ?(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)(k?)'
-  || '(?:\s*(?:-|–|—|to)\s*(?:(?:US\$|CA\$|C\$|A\$|R\$|\$|£|€|₹|USD|CAD|AUD|GBP|EUR|INR|BRL|CHF) ?)?(\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d+(?:\.\d{1,2})?)(k?))?'
+  '(?i)(from |up to |)' || money_symbol_pattern() || money_amount_pattern()
+  || '(?:\s*(?:-|–|—|to)\s*(?:' || money_symbol_pattern() || ')?' || money_amount_pattern() || ')?'
   || '\s*(?:(?:per|an|a|/)\s*(year|yr|annum|month|mo|week|wk|day|hour|hr)\b|(annually|yearly|monthly|weekly|daily|hourly)\b)',
-  ['lead', 'symbol', 'a1', 'k1', 'a2', 'k2', 'per1', 'per2'])], m -> CASE WHEN coalesce(m.a1, '') = '' THEN NULL ELSE {
+  ['lead', 'symbol', 'a1', 'k1', 'symbol2', 'a2', 'k2', 'per1', 'per2'])], m -> CASE WHEN coalesce(m.a1, '') = '' THEN NULL ELSE {
     currency: money_currency(m.symbol),
     floor: CASE WHEN lower(m.lead) = 'up to ' THEN NULL ELSE money_amount(m.a1, m.k1) END,
     ceiling: CASE WHEN lower(m.lead) = 'from ' THEN NULL ELSE coalesce(money_amount(m.a2, m.k2), money_amount(m.a1, m.k1)) END,

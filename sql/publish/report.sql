@@ -33,6 +33,11 @@ SELECT p.posting_id, j.job_id, j.company_id, j.title, j.occupation.soc_code AS s
 FROM read_parquet($dir || '/jobs*.parquet') j, unnest(j.postings) AS u(p);
 CREATE OR REPLACE TABLE cells AS
 SELECT t.opening_id, p.job_id, count(*)::DOUBLE AS n FROM truth t JOIN published p USING (posting_id) GROUP BY ALL;
+-- Each job of the delivery with its occupation and the truth of its postings (the code most of them
+-- carry; a delivery without truth codes has none).
+CREATE OR REPLACE TABLE job_occupations AS
+SELECT p.job_id, any_value(p.title) AS title, any_value(p.soc_code) AS soc_code, mode(t.truth_soc_code) AS truth
+FROM truth t JOIN published p USING (posting_id) GROUP BY p.job_id;
 
 -- name: pairwise
 SELECT
@@ -61,26 +66,17 @@ SELECT job_id, count(*)::BIGINT AS openings, list(opening_id ORDER BY n DESC) AS
 FROM cells GROUP BY job_id HAVING count(*) > 1 ORDER BY count(*) DESC, job_id LIMIT $examples;
 
 -- name: occupations
--- Each job's occupation against the truth of its postings (the code most of them carry; a delivery
--- without truth codes gives no jobs).
-WITH per_job AS (
-  SELECT p.job_id, any_value(p.soc_code) AS soc_code, mode(t.truth_soc_code) AS truth
-  FROM truth t JOIN published p USING (posting_id) GROUP BY p.job_id
-)
+-- Each job's occupation against its truth.
 SELECT count(*)::BIGINT AS jobs,
   count(*) FILTER (WHERE soc_code = truth)::BIGINT AS detailed,
   count(*) FILTER (WHERE left(soc_code, 2) = left(truth, 2))::BIGINT AS major,
   count(*) FILTER (WHERE soc_code IS NULL)::BIGINT AS unclassified
-FROM per_job WHERE truth IS NOT NULL;
+FROM job_occupations WHERE truth IS NOT NULL;
 
 -- name: occupation_errors
 -- The most frequent wrong codes, with a title that got one, for a person to look at.
-WITH per_job AS (
-  SELECT p.job_id, any_value(p.title) AS title, any_value(p.soc_code) AS soc_code, mode(t.truth_soc_code) AS truth
-  FROM truth t JOIN published p USING (posting_id) GROUP BY p.job_id
-)
 SELECT truth, soc_code AS published, count(*)::BIGINT AS jobs, min(title) AS example
-FROM per_job WHERE truth IS NOT NULL AND soc_code IS DISTINCT FROM truth
+FROM job_occupations WHERE truth IS NOT NULL AND soc_code IS DISTINCT FROM truth
 GROUP BY ALL ORDER BY jobs DESC, truth, published NULLS FIRST LIMIT $examples;
 
 -- name: description_pay

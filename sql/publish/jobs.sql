@@ -54,6 +54,23 @@ SELECT g.title, arg_max({soc_code: l.soc_code, title: l.soc_title}, ((g.i + g.n 
 FROM grams g JOIN soc_lexicon l USING (phrase)
 GROUP BY g.title;
 
+-- name: skill_vocabulary
+-- The skills vocabulary (src/catalog/reference/skills.ts), filled by the publisher.
+CREATE OR REPLACE TABLE skill_vocabulary (skill VARCHAR);
+
+-- name: skill_reader
+-- skills_in(text): the vocabulary's skills a text names, as the vocabulary spells them, sorted. A skill
+-- stands as a word of its own ("C" is not one in "C++", nor "SQL" in "PL/SQL"), the longest first
+-- ("SQL Server" over "SQL"); one spelt in lower case matches in any case ("Forklift"), others exactly
+-- ("Go", "R"). One expression for the whole vocabulary, built once.
+SET VARIABLE skill_pattern = (
+  SELECT '(?i)(?:^|[^\w+#&/-])(' || string_agg(regexp_escape(skill), '|' ORDER BY strlen(skill) DESC, skill) || ')(?:[^\w+#&/-]|$)'
+  FROM skill_vocabulary);
+SET VARIABLE skill_spelling = (SELECT map(list(lower(skill)), list(skill)) FROM skill_vocabulary);
+CREATE OR REPLACE MACRO skills_in(txt) AS list_sort(list_distinct(list_filter(list_transform(
+  regexp_extract_all(txt, getvariable('skill_pattern'), 1),
+  w -> list_transform([getvariable('skill_spelling')[lower(w)]], s -> CASE WHEN s = lower(s) OR s = w THEN s END)[1]), s -> s IS NOT NULL)));
+
 -- name: job_part
 -- $dir: the state folder just written; $part: which part; $watermark: this publication's data
 -- cut-off. A job is not_current when every posting is no longer listed or a posting's latest
@@ -107,7 +124,7 @@ hashed AS (
   FROM staled
 )
 SELECT h.job_id, h.currentness, h.stale, h.company_id, h.employer_name, h.title, h.occupation, t.description,
-       stated_pay(t.description) AS description_pay, h.work_arrangement, h.locations, h.job_first_seen_at,
+       stated_pay(t.description) AS description_pay, coalesce(skills_in(t.description), []) AS skills, h.work_arrangement, h.locations, h.job_first_seen_at,
        coalesce(pj.curated_at, $watermark::TIMESTAMPTZ) AS curated_at,
        CASE WHEN pj.content_hash = h.content_hash THEN pj.job_updated_at ELSE $watermark::TIMESTAMPTZ END AS job_updated_at,
        h.postings, h.content_hash

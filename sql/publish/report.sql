@@ -12,15 +12,19 @@ FROM read_json(string_split($paths, chr(10)), format = 'newline_delimited',
                columns = {source: 'VARCHAR', board: 'VARCHAR', source_posting_id: 'VARCHAR', opening_id: 'VARCHAR', truth_company_id: 'VARCHAR',
                           truth_soc_code: 'VARCHAR'})
 GROUP BY ALL;
--- What each posting's description states, from the latest delivery up to this day that carried one:
--- a posting not read today keeps its description (sql/publish/state.sql). $history: the postings
+-- What each posting's description states (its pay and the skills the generator wrote into it, with
+-- the hash of its text as the publisher keeps it), from the latest delivery up to this day that carried
+-- one: a posting not read today keeps its description (sql/publish/state.sql). $history: the postings
 -- files of every day up to this one, one per line.
-CREATE OR REPLACE TABLE pay_truth AS
+CREATE OR REPLACE TABLE text_truth AS
 SELECT uuid_from(source || chr(31) || board || chr(31) || source_posting_id) AS posting_id,
-       arg_max(pay_key(truth_description_pay), filename) AS truth_pay_key
+       arg_max(pay_key(truth_description_pay), filename) AS truth_pay_key,
+       arg_max(hash(nullif(coalesce(nullif(description_text, ''), html_text(description_html)), '')), filename) AS text_hash,
+       arg_max(truth_skills, filename) AS truth_skills
 FROM read_json(string_split($history, chr(10)), format = 'newline_delimited', filename = true,
                columns = {source: 'VARCHAR', board: 'VARCHAR', source_posting_id: 'VARCHAR', description_text: 'VARCHAR',
-                          description_html: 'VARCHAR', truth_description_pay: 'STRUCT(currency VARCHAR, min DOUBLE, max DOUBLE, "interval" VARCHAR)'})
+                          description_html: 'VARCHAR', truth_description_pay: 'STRUCT(currency VARCHAR, min DOUBLE, max DOUBLE, "interval" VARCHAR)',
+                          truth_skills: 'VARCHAR[]'})
 WHERE description_text IS NOT NULL OR description_html IS NOT NULL
 GROUP BY ALL;
 
@@ -29,7 +33,8 @@ GROUP BY ALL;
 CREATE OR REPLACE TABLE published AS
 SELECT p.posting_id, j.job_id, j.company_id, j.title, j.occupation.soc_code AS soc_code, p.pay IS NOT NULL AS posted_pay,
        pay_key({currency: j.description_pay.currency, min: j.description_pay.floor, max: j.description_pay.ceiling,
-                "interval": j.description_pay.interval}) AS found_pay_key
+                "interval": j.description_pay.interval}) AS found_pay_key,
+       hash(j.description) AS text_hash, j.skills
 FROM read_parquet($dir || '/jobs*.parquet') j, unnest(j.postings) AS u(p);
 CREATE OR REPLACE TABLE cells AS
 SELECT t.opening_id, p.job_id, count(*)::DOUBLE AS n FROM truth t JOIN published p USING (posting_id) GROUP BY ALL;
@@ -38,6 +43,13 @@ SELECT t.opening_id, p.job_id, count(*)::DOUBLE AS n FROM truth t JOIN published
 CREATE OR REPLACE TABLE job_occupations AS
 SELECT p.job_id, any_value(p.title) AS title, any_value(p.soc_code) AS soc_code, mode(t.truth_soc_code) AS truth
 FROM truth t JOIN published p USING (posting_id) GROUP BY p.job_id;
+-- Each job of the delivery with the skills read in its description and those the generator wrote into
+-- it: the truth of a posting whose text is the job's (the same text, the same truth).
+CREATE OR REPLACE TABLE job_skills AS
+SELECT p.job_id, any_value(p.skills) AS found, any_value(t.truth_skills) AS truth
+FROM published p JOIN text_truth t ON t.posting_id = p.posting_id AND t.text_hash = p.text_hash
+WHERE p.job_id IN (SELECT job_id FROM published SEMI JOIN truth USING (posting_id))
+GROUP BY p.job_id;
 
 -- name: pairwise
 SELECT
@@ -86,7 +98,7 @@ GROUP BY ALL ORDER BY jobs DESC, truth, published NULLS FIRST LIMIT $examples;
 WITH per_job AS (
   SELECT p.job_id, any_value(p.found_pay_key) AS found, list(DISTINCT t.truth_pay_key) FILTER (WHERE t.truth_pay_key IS NOT NULL) AS truths,
          NOT bool_or(p.posted_pay) AS alone
-  FROM published p LEFT JOIN pay_truth t USING (posting_id)
+  FROM published p LEFT JOIN text_truth t USING (posting_id)
   WHERE p.job_id IN (SELECT job_id FROM published SEMI JOIN truth USING (posting_id))
   GROUP BY p.job_id
 )
@@ -97,3 +109,18 @@ SELECT count(*) FILTER (WHERE len(truths) > 0)::BIGINT AS stated,
   count(*) FILTER (WHERE alone AND found IS NOT NULL)::BIGINT AS extracted_alone,
   count(*) FILTER (WHERE alone AND list_contains(truths, found))::BIGINT AS right_alone
 FROM per_job;
+
+-- name: skills
+-- The skills read in the jobs' descriptions against those written into them.
+SELECT count(*)::BIGINT AS jobs, coalesce(sum(len(truth)), 0)::BIGINT AS written, coalesce(sum(len(found)), 0)::BIGINT AS extracted,
+       coalesce(sum(len(list_intersect(found, truth))), 0)::BIGINT AS right
+FROM job_skills;
+
+-- name: skill_errors
+-- The skills most often read wrong, for a person to look at: read but not written (extra), or written
+-- but not read (missed).
+SELECT kind, skill, count(*)::BIGINT AS jobs FROM (
+  SELECT 'extra' AS kind, unnest(list_filter(found, s -> NOT list_contains(truth, s))) AS skill FROM job_skills
+  UNION ALL
+  SELECT 'missed', unnest(list_filter(truth, s -> NOT list_contains(found, s))) FROM job_skills)
+GROUP BY ALL ORDER BY jobs DESC, kind, skill LIMIT $examples;

@@ -171,7 +171,8 @@ SELECT
   coalesce(m.msa_mask2, 0) AS msa_mask2,
   pay.band AS pay_band,
   CASE pay.source WHEN 'posted' THEN 1 WHEN 'description' THEN 2 ELSE 0 END::UTINYINT AS pay_source,
-  occupation.soc_code AS soc_code
+  occupation.soc_code AS soc_code,
+  skills
 FROM (SELECT *, list_transform([job_pay(postings, description_pay)], y -> {band: pay_band(y), source: y.source})[1] AS pay
       FROM {p}numbered) j
 LEFT JOIN {p}masks m USING (doc)
@@ -232,6 +233,7 @@ CREATE OR REPLACE MACRO job_document(job_row) AS struct_pack(
   work_arrangement := job_row.work_arrangement, locations := job_row.locations,
   annual_pay := job_pay(job_row.postings, job_row.description_pay),
   occupation := job_row.occupation,
+  skills := coalesce(job_row.skills, []),
   job_first_seen_at := api_time(job_row.job_first_seen_at),
   curated_at := api_time(job_row.curated_at),
   job_updated_at := api_time(job_row.job_updated_at),

@@ -4,8 +4,11 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** Format 2: jobs carry their occupation and the pay their description states (docs/adr/0009-catalog-format-2.md). */
-export const CATALOG_FORMAT = 'jps-catalog/2';
+/**
+ * Format 2: jobs carry their occupation and the pay their description states (docs/adr/0009-catalog-format-2.md);
+ * 3: and the skills their description names (docs/adr/0010-skills.md).
+ */
+export const CATALOG_FORMAT = 'jps-catalog/3';
 export const REGISTRY_FORMAT = 'jps-registry/1';
 
 export const catalogRoot = (snapshotsDir: string) => join(snapshotsDir, 'catalog');

@@ -16,6 +16,8 @@ const QUERIES = namedQueries('publish/report.sql', [
   'occupations',
   'occupation_errors',
   'description_pay',
+  'skills',
+  'skill_errors',
 ]);
 
 export interface MergeReport {
@@ -37,10 +39,13 @@ export interface MergeReport {
    * right (recall); `alone`: the same over the jobs none of whose postings publishes pay.
    */
   description_pay: { stated: number; extracted: number; right: number; precision: number; recall: number; alone: PayReading };
+  /** The skills read in the jobs' descriptions against those the generator wrote (`stated`: written), over `jobs`. */
+  skills: PayReading & { jobs: number };
   examples: {
     split_openings: { opening_id: string; job_ids: string[] }[];
     merged_jobs: { job_id: string; opening_ids: string[] }[];
     occupation_errors: OccupationError[];
+    skill_errors: { kind: 'extra' | 'missed'; skill: string; jobs: number }[];
   };
 }
 
@@ -102,6 +107,8 @@ export async function mergeReport(input: string, snapshotsDir: string, examples 
     const share = (n: number) => (occupations.jobs === 0 ? 1 : n / occupations.jobs);
     const errors = await duck.all<OccupationError>(QUERIES.occupation_errors, { examples });
     const d = (await duck.one<Record<string, number>>(QUERIES.description_pay))!;
+    const k = (await duck.one<Record<string, number>>(QUERIES.skills))!;
+    const skillErrors = await duck.all<{ kind: 'extra' | 'missed'; skill: string; jobs: number }>(QUERIES.skill_errors, { examples });
     return {
       watermark,
       postings: num(p.postings),
@@ -116,10 +123,12 @@ export async function mergeReport(input: string, snapshotsDir: string, examples 
         ...reading(num(d.stated), num(d.extracted), num(d.right)),
         alone: reading(num(d.stated_alone), num(d.extracted_alone), num(d.right_alone)),
       },
+      skills: { jobs: num(k.jobs), ...reading(num(k.written), num(k.extracted), num(k.right)) },
       examples: {
         split_openings: splits.map((s) => ({ opening_id: s.opening_id, job_ids: s.job_ids })),
         merged_jobs: merges.map((m) => ({ job_id: m.job_id, opening_ids: m.opening_ids })),
         occupation_errors: errors.map((e) => ({ ...e, jobs: num(e.jobs) })),
+        skill_errors: skillErrors.map((e) => ({ ...e, jobs: num(e.jobs) })),
       },
     };
   } finally {

@@ -44,7 +44,7 @@ const payLine = (r: { stated: number; extracted: number; right: number; precisio
 export const mergeReportCommand: Command = {
   name: 'merge-report',
   summary:
-    "Compares a published day with the ground truth of its delivery: pairwise precision and recall of 'same job', company links, occupation codes, pay read in descriptions.",
+    "Compares a published day with the ground truth of its delivery: pairwise precision and recall of 'same job', company links, occupation codes, pay and skills read in descriptions.",
   options: [
     { name: 'input', value: 'DIR/day-K', required: true, help: 'the day folder that was published' },
     { name: 'examples', value: 'n', help: 'how many split openings and mixed jobs to list (default 5)' },
@@ -65,6 +65,11 @@ export const mergeReportCommand: Command = {
         ...report.examples.occupation_errors.map((e) => `    ${e.jobs} x ${e.truth} published as ${e.published ?? 'none'}: "${e.example}"`),
         `  description pay ${payLine(report.description_pay)}`,
         `    of jobs without posted pay: ${payLine(report.description_pay.alone)}`,
+        `  skills precision ${percent(report.skills.precision)} (${report.skills.right} of ${report.skills.extracted} read right), ` +
+          `recall ${percent(report.skills.recall)} (of ${report.skills.stated} written, in ${report.skills.jobs.toLocaleString('en-US')} jobs)`,
+        ...report.examples.skill_errors.map(
+          (e) => `    ${e.jobs} x ${e.skill} ${e.kind === 'extra' ? 'read but not written' : 'written but not read'}`,
+        ),
       ].join('\n'),
     );
   },

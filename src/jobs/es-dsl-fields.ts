@@ -2,10 +2,11 @@
 // table (filter-table.ts) it becomes. The translator (es-dsl.ts) reads this one; a contract test checks
 // the field table of openapi.yaml's es_dsl docs against it.
 
+import { canonicalSkill } from '../catalog/reference/skills.js';
 import { UUID } from '../shared/ids.js';
 import type { FilterName } from './filter-table.js';
 
-export type Kind = 'text' | 'contains' | 'value' | 'anyOf' | 'flag' | 'date' | 'pay' | 'exists';
+export type Kind = 'text' | 'contains' | 'value' | 'anyOf' | 'allOf' | 'flag' | 'date' | 'pay' | 'exists';
 export interface Check {
   ok: (value: string) => boolean;
   says: string;
@@ -14,7 +15,8 @@ export interface Check {
 /**
  * One accepted query field. kind says which clauses it takes (ACCEPTS) and how they become filters:
  * text → `filter` (Boolean search) and `phrase` (the first positive match_phrase); contains, value, flag →
- * one value of `filter`; anyOf → a list of `filter` values, any of which matches; date → `since`/`until`;
+ * one value of `filter`; anyOf → a list of `filter` values, any of which matches; allOf → one value per clause
+ * added to a list of `filter` values, every one of which matches; date → `since`/`until`;
  * pay → `filter` from one side of a range only; `exists` → the has_* filter of exists / must_not exists.
  */
 export interface EsDslField {
@@ -72,6 +74,11 @@ export const ES_DSL_FIELDS: Readonly<Record<string, EsDslField>> = {
     filter: 'soc_code',
     check: pattern(/^[0-9]{2}-[0-9]{4}$/, 'a SOC 2018 detailed code such as 15-1252'),
     should: true,
+  },
+  skills: {
+    kind: 'allOf',
+    filter: 'skills',
+    check: { ok: (v) => canonicalSkill(v) !== undefined, says: 'a skill of the vocabulary', normalize: (v) => canonicalSkill(v)! },
   },
   work_arrangement: { kind: 'value', filter: 'work_arrangement', check: oneOf('remote', 'hybrid', 'in_person') },
   employment_type: {
@@ -136,6 +143,7 @@ const ACCEPTS: Record<Kind, readonly Clause[]> = {
   contains: ['match_phrase'],
   value: ['term', 'terms', 'match'],
   anyOf: ['term', 'terms', 'match'],
+  allOf: ['term', 'terms', 'match'],
   flag: ['term'],
   date: ['range'],
   pay: ['range'],

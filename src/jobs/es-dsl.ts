@@ -89,6 +89,14 @@ class Gathered {
     this.lists.set(filter, { value: kept, path: held?.path ?? path });
   }
 
+  /** A list filter every value of which must match: AND-ed values add up (at most 10). */
+  allOf(filter: string, values: string[], path: string): void {
+    const held = this.lists.get(filter);
+    const all = [...new Set([...(held?.value ?? []), ...values])].sort();
+    if (all.length > 10) throw invalidRequest(`${path}: ${filter} takes up to 10 values.`);
+    this.lists.set(filter, { value: all, path: held?.path ?? path });
+  }
+
   /** One bound of a range; AND-ed bounds on one side keep the narrower (keep: the larger or the smaller). */
   bound(filter: string, keep: 'max' | 'min', at: number, value: string | number, path: string): void {
     const held = this.bounds.get(filter);
@@ -217,6 +225,13 @@ function keywordFilter(field: EsDslField, name: string, raw: unknown[], path: st
     return out.one(field.filter!, mode === 'must' ? flag : !flag, path);
   }
   const values = keywords(field, raw, path);
+  if (field.kind === 'allOf') {
+    if (mode === 'must_not') throw invalidRequest(`${path}: must_not is not supported on ${name}.`);
+    // terms means any of its values, which an all-of filter cannot say unless it holds one.
+    if (new Set(values).size !== 1)
+      throw invalidRequest(`${path}: ${name} takes one value per clause; AND-ed term clauses ask for every one.`);
+    return out.allOf(field.filter!, values, path);
+  }
   if (field.kind === 'anyOf') {
     if (mode === 'must') return out.anyOf(field.filter!, values, path);
     // Only a field with a known, closed set of values (and one value per job) can be negated exactly.

@@ -11,6 +11,7 @@
 
 import type { DuckDBValue } from '@duckdb/node-api';
 import { hasAtMostTwoDecimals } from '../metering/money.js';
+import { canonicalSkill } from '../catalog/reference/skills.js';
 import { invalidRequest } from '../errors.js';
 import { parseDateBound } from '../query/dates.js';
 import { hasPositiveTerm, parseAdvanced, QuerySyntaxError } from '../search/query.js';
@@ -220,6 +221,15 @@ export const FILTERS = {
       'soc_code must be up to 10 comma-separated SOC codes or prefixes, e.g. 15-1252, 15-12 or 15-.',
     ),
     test: onJob((v, c) => `(${v.map((code) => `starts_with(j.soc_code, ${c.bind(code)})`).join(' OR ')})`),
+  }),
+  // Skills of the vocabulary (src/catalog/reference/skills.ts) in any case: a job must name every one.
+  skills: filter<string[]>({
+    read: shortList(
+      (skill) => canonicalSkill(skill.trim()) ?? skill.trim(),
+      (skill) => canonicalSkill(skill) === skill,
+      'skills must be up to 10 comma-separated skills of the vocabulary, e.g. Python,SQL (group_by=skills lists those in the catalog).',
+    ),
+    test: onJob((v, c) => `list_has_all(j.skills, [${v.map((skill) => c.bind(skill)).join(', ')}])`),
   }),
   work_arrangement: filter<string>({
     read: text,

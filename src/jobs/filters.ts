@@ -20,6 +20,7 @@ export const JOB_FIELDS = [
   'locations',
   'annual_pay',
   'occupation',
+  'skills',
   'job_first_seen_at',
   'curated_at',
   'job_updated_at',

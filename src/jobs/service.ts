@@ -42,6 +42,7 @@ export const GROUP_BY = [
   'pay_band',
   'soc_code',
   'soc_major',
+  'skills',
 ] as const;
 export type GroupBy = (typeof GROUP_BY)[number];
 
@@ -232,7 +233,7 @@ export class JobsService {
     }
     const matching = `SELECT j.doc, j.employer_name, j.company_id,
         [NULL, 'remote', 'hybrid', 'in_person'][j.work_arrangement + 1] AS work_arrangement,
-        ['current', 'uncertain', 'not_current'][j.currentness + 1] AS currentness, j.pay_band, j.soc_code
+        ['current', 'uncertain', 'not_current'][j.currentness + 1] AS currentness, j.pay_band, j.soc_code, j.skills
       FROM ${s.prefix}jobs j WHERE ${condition.sql}${restrict}`;
     if (!groupBy) {
       if (text !== null) return { count: (await this.filteredMatches(s, condition, text)).length };
@@ -253,6 +254,9 @@ export class JobsService {
       pay_band: 'SELECT pay_band AS value, count(*) AS n FROM m GROUP BY ALL',
       soc_code: 'SELECT soc_code AS value, count(*) AS n FROM m GROUP BY ALL',
       soc_major: "SELECT left(soc_code, 3) || '0000' AS value, count(*) AS n FROM m GROUP BY ALL",
+      // A job counts once in each of its skills' groups (its skills are distinct); none: null.
+      skills:
+        'SELECT value, count(*) AS n FROM (SELECT unnest(CASE WHEN len(skills) > 0 THEN skills ELSE [NULL] END) AS value FROM m) GROUP BY ALL',
       // By location or posting: a job counts once in each group it has a value in; none: null.
       country: `SELECT value, count(DISTINCT doc) AS n FROM (SELECT m.doc, l.country AS value FROM m LEFT JOIN ${p}locations l USING (doc)) GROUP BY ALL`,
       state: `SELECT value, count(DISTINCT doc) AS n FROM (SELECT m.doc, CASE WHEN l.state IS NULL THEN NULL ELSE l.country || '-' || l.state END AS value FROM m LEFT JOIN ${p}locations l USING (doc)) GROUP BY ALL`,

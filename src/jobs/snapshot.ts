@@ -244,17 +244,25 @@ export async function writeServingFiles(
   await indexes;
 }
 
-/** The columns format 1 lacks (its documents, written by the publisher of the time, have neither). */
-const ADDED_IN_FORMAT_2 =
-  ', NULL::STRUCT(soc_code VARCHAR, title VARCHAR) AS occupation' +
-  ', NULL::STRUCT(currency VARCHAR, floor DOUBLE, ceiling DOUBLE, "interval" VARCHAR) AS description_pay';
+/** The jobs files' columns each catalog format added, as nulls for a snapshot of an older format. */
+const ADDED_COLUMNS: readonly [format: string, nulls: string][] = [
+  [
+    'jps-catalog/2',
+    ', NULL::STRUCT(soc_code VARCHAR, title VARCHAR) AS occupation' +
+      ', NULL::STRUCT(currency VARCHAR, floor DOUBLE, ceiling DOUBLE, "interval" VARCHAR) AS description_pay',
+  ],
+  ['jps-catalog/3', ', NULL::VARCHAR[] AS skills'],
+];
 
 /**
  * The holes of the serving statements for the snapshot in `dir` (of catalog `format`) under table prefix
  * `prefix`: its jobs files, its folder, and the columns its format lacks.
  */
 async function holesOf(dir: string, prefix: string, format: string): Promise<Record<'p' | 'files' | 'dir' | 'added', string>> {
-  const added = format === 'jps-catalog/1' ? ADDED_IN_FORMAT_2 : '';
+  const from = ADDED_COLUMNS.findIndex(([added]) => added === format);
+  const added = ADDED_COLUMNS.slice(from === -1 ? 0 : from + 1)
+    .map(([, nulls]) => nulls)
+    .join('');
   return { p: prefix, files: `[${(await jobsFiles(dir)).map(quote).join(', ')}]`, dir: quote(dir), added };
 }
 

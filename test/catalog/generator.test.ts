@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { canonicalSkill } from '../../src/catalog/reference/skills.js';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -38,6 +39,7 @@ const POSTING_KEYS = [
   'employer_domain',
   'truth_soc_code',
   'truth_description_pay',
+  'truth_skills',
   'title',
   'description_text',
   'description_html',
@@ -261,6 +263,25 @@ describe('the corpus generator', function () {
     expect(share('kubernetes')).to.be.within(0.001, 0.15);
     const vocabulary = new Set(texts.join(' ').match(/\p{L}[\p{L}'-]+/gu));
     expect(vocabulary.size).to.be.greaterThan(3000);
+  });
+
+  it('records as truth the vocabulary skills each description shows whole, and leaves no mark of them in the text', () => {
+    const postings = postingsOf(corpus, 1);
+    let truncated = 0;
+    for (const posting of postings) {
+      const text = (posting.description_text ?? posting.description_html ?? '') as string;
+      const skills = posting.truth_skills as string[];
+      expect(text.includes('\u0002') || text.includes('\u0003'), 'a skill mark left in the text').to.equal(false);
+      expect(skills).to.deep.equal([...skills].sort());
+      for (const skill of skills) {
+        expect(canonicalSkill(skill), skill).to.equal(skill);
+        expect(text.toLowerCase(), skill).to.include(skill.toLowerCase().replace(/&/g, posting.description_html ? '&amp;' : '&'));
+      }
+      if (text.endsWith('...')) truncated += 1;
+    }
+    const withSkills = postings.filter((p) => (p.truth_skills as string[]).length > 0).length;
+    expect(withSkills / postings.length).to.be.greaterThan(0.6);
+    expect(truncated).to.be.greaterThan(10);
   });
 
   it('pays in the currency of the country, hourly occupations by the hour, and leaves pay out of many postings', () => {

@@ -8,7 +8,7 @@ import { tempDir } from '../support/app.js';
 describe('merge and occupation quality on a generated corpus', function () {
   this.timeout(180_000);
 
-  it('keeps pairwise precision and recall of "same job", occupation accuracy and pay read in descriptions above their floors, day after day', async () => {
+  it('keeps pairwise precision and recall of "same job", occupation accuracy, pay and skills read in descriptions above their floors, day after day', async () => {
     const root = await tempDir('merge');
     const corpus = join(root, 'corpus');
     await generateCorpus({ jobs: 3000, seed: 42, days: 2, start: '2026-11-18' }, corpus, { workers: 0 });
@@ -35,6 +35,11 @@ describe('merge and occupation quality on a generated corpus', function () {
         expect(r.precision, `${day} ${label} precision`).to.be.at.least(0.99);
         expect(r.recall, `${day} ${label} recall`).to.be.at.least(0.95);
       }
+      // Skills read in descriptions: precision and recall at least 95 % (the issue's floors), over nearly every job.
+      expect(report.skills.jobs, `${day} jobs compared for skills`).to.be.greaterThan(report.jobs * 0.95);
+      expect(report.skills.stated, `${day} skills written`).to.be.greaterThan(report.jobs);
+      expect(report.skills.precision, `${day} skills precision`).to.be.at.least(0.95);
+      expect(report.skills.recall, `${day} skills recall`).to.be.at.least(0.95);
     }
   });
 });

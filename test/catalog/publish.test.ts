@@ -195,44 +195,56 @@ describe('publish', function () {
     expect(await jobs()).to.deep.equal([]);
   });
 
-  it('serves and publishes after a snapshot of format 1, whose jobs have no occupation', async () => {
-    await day(1, { postings: [ats('1', 'A'), ats('2', 'B', { title: 'Warehouse Associate', description: OTHER })] });
-    // What the publisher of format 1 wrote: the jobs files without the occupation column.
-    const first = snapshotDir(snapshotsDir, cutoffOf(1));
-    const duck = await Duck.open();
-    try {
-      for (const file of (await readdir(first)).filter((f) => f.startsWith('jobs'))) {
-        await duck.run(`COPY (SELECT * EXCLUDE (occupation) FROM read_parquet('${join(first, file)}')) TO '${join(first, 'old.parquet')}'`);
-        await rename(join(first, 'old.parquet'), join(first, file));
+  for (const [format, lacks] of [
+    ['jps-catalog/1', ['occupation', 'description_pay', 'skills']],
+    ['jps-catalog/2', ['skills']],
+  ] as const)
+    it(`serves and publishes after a snapshot of format ${format}, whose jobs have no ${lacks.join(', ')}`, async () => {
+      await day(1, { postings: [ats('1', 'A'), ats('2', 'B', { title: 'Warehouse Associate', description: OTHER })] });
+      // What the publisher of that format wrote: the jobs files without the later columns.
+      const first = snapshotDir(snapshotsDir, cutoffOf(1));
+      const duck = await Duck.open();
+      try {
+        for (const file of (await readdir(first)).filter((f) => f.startsWith('jobs'))) {
+          const older = `SELECT * EXCLUDE (${lacks.join(', ')}) FROM read_parquet('${join(first, file)}')`;
+          await duck.run(`COPY (${older}) TO '${join(first, 'old.parquet')}'`);
+          await rename(join(first, 'old.parquet'), join(first, file));
+        }
+      } finally {
+        duck.close();
       }
-    } finally {
-      duck.close();
-    }
-    const manifest = JSON.parse(await readFile(join(first, 'manifest.json'), 'utf8')) as { format: string };
-    await writeFile(join(first, 'manifest.json'), JSON.stringify({ ...manifest, format: 'jps-catalog/1' }));
+      const manifest = JSON.parse(await readFile(join(first, 'manifest.json'), 'utf8')) as { format: string };
+      await writeFile(join(first, 'manifest.json'), JSON.stringify({ ...manifest, format }));
 
-    const app = await startTestApp({ snapshotsDir });
-    try {
-      const { key } = await app.account();
-      const count = await app.api.get<{ count: number; groups: unknown[] }>('/v1/jobs/count?group_by=soc_major', { key });
-      expect(count.body).to.deep.include({ count: 2, groups: [{ value: null, count: 2 }] });
-    } finally {
-      await app.close();
-    }
+      const app = await startTestApp({ snapshotsDir });
+      try {
+        const { key } = await app.account();
+        const groups = async (by: string) =>
+          (await app.api.get<{ count: number; groups: unknown[] }>(`/v1/jobs/count?group_by=${by}`, { key })).body;
+        expect(await groups('skills')).to.deep.include({ count: 2, groups: [{ value: null, count: 2 }] });
+        if (format === 'jps-catalog/1')
+          expect(await groups('soc_major')).to.deep.include({ count: 2, groups: [{ value: null, count: 2 }] });
+      } finally {
+        await app.close();
+      }
 
-    // The next publication: job B withdrawn, its event carries its last row, in this format, without occupation.
-    await day(2, {
-      postings: [ats('1', 'A'), ats('3', 'C', { title: 'Registered Nurse', description: OTHER.replace('warehouse', 'ward') })],
-      withdrawals: [{ source: 'greenhouse', id: '2', reason: 'spam' }],
+      // The next publication: job B withdrawn, its event carries its last row, in this format, without the later columns.
+      await day(2, {
+        postings: [ats('1', 'A'), ats('3', 'C', { title: 'Registered Nurse', description: OTHER.replace('warehouse', 'ward') })],
+        withdrawals: [{ source: 'greenhouse', id: '2', reason: 'spam' }],
+      });
+      const [gone] = await read<{ type: string; job: Record<string, unknown> }>('events.parquet', "WHERE type = 'expired'");
+      expect(gone!.job).to.deep.include({ title: 'Warehouse Associate', skills: null });
+      if (format === 'jps-catalog/1') expect(gone!.job).to.deep.include({ occupation: null });
+      const occupations = (await jobs()).map((j) => [
+        j.title,
+        (j as Job & { occupation: { soc_code: string } | null }).occupation?.soc_code,
+      ]);
+      expect(occupations).to.deep.equal([
+        ['Logistics Planner', undefined],
+        ['Registered Nurse', '29-1141'],
+      ]);
     });
-    const [gone] = await read<{ type: string; job: { title: string; occupation: unknown } }>('events.parquet', "WHERE type = 'expired'");
-    expect(gone!.job).to.deep.include({ title: 'Warehouse Associate', occupation: null });
-    const occupations = (await jobs()).map((j) => [j.title, (j as Job & { occupation: { soc_code: string } | null }).occupation?.soc_code]);
-    expect(occupations).to.deep.equal([
-      ['Logistics Planner', undefined],
-      ['Registered Nurse', '29-1141'],
-    ]);
-  });
 
   it('answers a rerun of the published day with nothing to do, and refuses an older day', async () => {
     await day(2, { postings: [ats('1', 'A')] });

@@ -382,6 +382,36 @@ describe('jobs read API', function () {
       expect((await count('soc_code')).get('15-1243')).to.equal(1);
     });
 
+    it('gives each job the skills its description names, filters by all of a list in any case and counts by skill', async () => {
+      const all = 'currentness=current,uncertain,not_current';
+      const jobs = (await list(`${all}&fields=title,skills`)).data as (Job & { skills: string[] })[];
+      const skills = (title: string) => jobs.find((j) => j.title === title)!.skills;
+      expect(skills('Data Engineer')).to.deep.equal(['Python', 'SQL']);
+      expect(skills('Senior Robotics Engineer')).to.deep.equal(['C++', 'Python']);
+      expect(skills('Dispatcher')).to.deep.equal([]);
+      expect(await titles(`${all}&skills=python`)).to.deep.equal(['Data Engineer', 'Senior Robotics Engineer']);
+      expect(await titles(`${all}&skills=Python,SQL`)).to.deep.equal(['Data Engineer']);
+      expect(await titles(`${all}&skills=${encodeURIComponent('c++,PYTHON')}`)).to.deep.equal(['Senior Robotics Engineer']);
+      expect(await refused('skills=Pyhton')).to.match(/skills must be up to 10 comma-separated skills of the vocabulary/);
+      const r = await app.api.get<{ count: number; groups: { value: string | null; count: number }[] }>(
+        `/v1/jobs/count?${all}&group_by=skills`,
+        { key },
+      );
+      expect(r.status, JSON.stringify(r.body)).to.equal(200);
+      const groups = new Map(r.body.groups.map((g) => [g.value, g.count]));
+      expect(groups.get('Python')).to.equal(2);
+      expect(groups.get('SQL')).to.equal(1);
+      expect(groups.get('C++')).to.equal(1);
+      expect(groups.get('route planning'), 'Logistics Planner').to.equal(1);
+      expect(groups.get(null), 'the jobs whose descriptions name none').to.equal(r.body.count - 3);
+      const search = await app.api.post<{ data: Job[] }>(
+        '/v1/jobs/search',
+        { currentness: ['current', 'uncertain', 'not_current'], skills: ['sql', 'Python'], fields: ['title'] },
+        { key },
+      );
+      expect(search.body.data.map((j) => j.title)).to.deep.equal(['Data Engineer']);
+    });
+
     it('currentness, active, stale and application checks', async () => {
       expect(await titles('currentness=not_current')).to.deep.equal(['Warehouse Associate']);
       expect(await titles('active=false')).to.deep.equal(['Warehouse Associate']);

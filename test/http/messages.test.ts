@@ -45,6 +45,7 @@ const BAD_JOBS_QUERY: Record<string, string> = {
   country: 'USA',
   msa: '123',
   soc_code: '15',
+  skills: 'Pyhton',
   pay_source: 'salary',
   work_arrangement: 'office',
   remote_type: 'yes',

@@ -224,6 +224,18 @@ describe('the es_dsl translator (spec 4.4)', () => {
       });
     });
 
+    it('adds up AND-ed skills clauses into one all-of skills filter, spelt as the vocabulary spells them', () => {
+      const query = esb
+        .boolQuery()
+        .must([esb.termQuery('skills', 'python'), esb.matchQuery('skills', 'SQL'), esb.termsQuery('skills', ['Python'])]);
+      expect(filtersOf(query)).to.deep.equal({ skills: ['Python', 'SQL'] });
+      expect(refusedQuery(esb.termsQuery('skills', ['Python', 'SQL']))).to.equal(
+        'query.terms.skills: skills takes one value per clause; AND-ed term clauses ask for every one.',
+      );
+      expect(refusedQuery(esb.termQuery('skills', 'Pyhton'))).to.equal('query.term.skills: "Pyhton" is not a skill of the vocabulary.');
+      expect(refusedQuery(esb.boolQuery().mustNot(esb.termQuery('skills', 'Python')))).to.match(/must_not is not supported on skills/);
+    });
+
     it('takes the long forms of term and match, and the same value twice', () => {
       expect(filtersOf({ term: { work_arrangement: { value: 'remote', boost: 2, _name: 'wa' } } })).to.deep.equal({
         work_arrangement: 'remote',

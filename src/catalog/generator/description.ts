@@ -16,11 +16,11 @@ import {
   TEAM,
 } from '../reference/phrases.js';
 import { countryRef } from '../reference/gazetteer.js';
-import { BENEFITS } from '../reference/vocabulary.js';
+import { canonicalSkill } from '../reference/skills.js';
 import type { Content } from './content.js';
 import { payText, type Pay } from './pay.js';
 import { Rng } from './random.js';
-import { compileAll, fill, type Template } from './text.js';
+import { compileAll, fill, markedList, PERKS, markedSkills, markSkills, unmarked, type Template } from './text.js';
 
 export type Section = 'intro' | 'about' | 'resp' | 'req' | 'skills' | 'pay' | 'benefits' | 'eeo' | 'closing';
 
@@ -76,16 +76,18 @@ export function textContext(content: Content, title: string, pay: Pay, respDelta
     content,
     title,
     pay,
+    // The phrases that describe the role name its skills (marked: the truth); the company, its places and
+    // the shared vocabulary's filler words do not, even where they spell one.
     fixed: {
       company: company.name.base,
-      title,
-      base: occupation.title,
-      team: content.team,
-      focus: content.focus,
+      title: markSkills(title),
+      base: markSkills(occupation.title),
+      team: markSkills(content.team),
+      focus: markSkills(content.focus),
       site: content.site,
-      unit: content.unit ?? '',
+      unit: markSkills(content.unit ?? ''),
       city: cityPhrase(content),
-      dept: sector.department,
+      dept: markSkills(sector.department),
       industry: company.industry.name.toLowerCase(),
       hq: company.hq.name,
       region: REGIONS[seed % REGIONS.length]!,
@@ -94,9 +96,14 @@ export function textContext(content: Content, title: string, pay: Pay, respDelta
       count: String(50 + (seed % 40) * 75).replace(/\B(?=(\d{3})+(?!\d))/g, ','),
       country: countryRef(content.place.country).name,
       years: content.level.years,
-      edu: sector.education,
+      edu: markSkills(sector.education),
     },
-    lists: { duty: occupation.duties, sduty: sector.duties, req: sector.requirements, skill: occupation.skills },
+    lists: {
+      duty: markedList(occupation.duties),
+      sduty: markedList(sector.duties),
+      req: markedList(sector.requirements),
+      skill: occupation.skills,
+    },
     respCount: 4 + (content.templateSeed % 3) + respDelta,
   };
 }
@@ -106,7 +113,7 @@ const pick = <X>(items: readonly X[], n: number): X => items[n % items.length]!;
 /** Responsibility j; `alt` > 0 rewords it the way one copy does. */
 export function respItem(ctx: TextContext, j: number, alt = 0): string {
   const duties = ctx.content.occupation.duties;
-  if (j < duties.length && alt === 0) return `${duties[j]!.charAt(0).toUpperCase()}${duties[j]!.slice(1)}.`;
+  if (j < duties.length && alt === 0) return markSkills(`${duties[j]!.charAt(0).toUpperCase()}${duties[j]!.slice(1)}.`);
   const rng = new Rng(ctx.content.templateSeed, 10, j, alt);
   return fill(T.resp[rng.int(T.resp.length)]!, rng, ctx.fixed, ctx.lists);
 }
@@ -188,7 +195,7 @@ function companyBlocks(ctx: TextContext): Block[] {
       list: false,
       items: sentences(T.about, rng, 2 + rng.int(2), ctx),
     };
-    const perks = rng.sample(BENEFITS.length, 3 + rng.int(3)).map((k) => BENEFITS[k]!);
+    const perks = rng.sample(PERKS.length, 3 + rng.int(3)).map((k) => PERKS[k]!);
     const benefits: Block = rng.chance(0.5)
       ? {
           section: 'benefits',
@@ -279,7 +286,8 @@ export function renderText(blocks: Block[], bullet: string, enough = Infinity): 
   for (const b of blocks) {
     if (out.length > 0) out += '\n\n';
     if (b.heading) out += `${b.heading}\n`;
-    out += b.list ? bullet + b.items.join(`\n${bullet}`) : b.items.join(' ');
+    const items = b.items.map(unmarked);
+    out += b.list ? bullet + items.join(`\n${bullet}`) : items.join(' ');
     if (out.length > enough) break;
   }
   return out;
@@ -293,12 +301,26 @@ export function renderHtml(blocks: Block[], strongHeadings: boolean): string {
           ? `<p><strong>${escapeHtml(b.heading)}</strong></p>`
           : `<h3>${escapeHtml(b.heading)}</h3>`
         : '';
-      const body = b.list
-        ? `<ul>${b.items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul>`
-        : `<p>${escapeHtml(b.items.join(' '))}</p>`;
+      const items = b.items.map(unmarked);
+      const body = b.list ? `<ul>${items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul>` : `<p>${escapeHtml(items.join(' '))}</p>`;
       return heading + body;
     })
     .join('');
+}
+
+/**
+ * The skills the generator wrote into a copy (its skill slots), as the vocabulary spells them, that its text
+ * still shows whole after a truncation: truth for the publisher's extraction. `text`: null when nothing was cut.
+ */
+export function shownSkills(blocks: Block[], text: string | null): string[] {
+  const written = new Map<string, string>();
+  for (const b of blocks)
+    for (const item of b.items)
+      for (const shown of markedSkills(item)) {
+        const skill = canonicalSkill(shown);
+        if (skill !== undefined && (text === null || text.includes(shown))) written.set(skill, shown);
+      }
+  return [...written.keys()].sort();
 }
 
 /** The first `limit` characters of a text, cut at a word boundary, with "..." as aggregators do. */

@@ -4,7 +4,7 @@ import { SOURCES, type SourceRef, type SourceType } from '../reference/sources.j
 import { boardOf } from './boards.js';
 import { HOUR_MS, iso } from './calendar.js';
 import type { Company } from './companies.js';
-import { copyBlocks, renderHtml, renderText, truncate } from './description.js';
+import { copyBlocks, renderHtml, renderText, shownSkills, truncate } from './description.js';
 import { employerSpelling } from './employer-names.js';
 import { fillUrl, postingKey, sourcePostingId } from './identifiers.js';
 import type { OpeningState } from './opening-state.js';
@@ -29,6 +29,8 @@ export interface RawPosting {
   truth_soc_code: string;
   /** The pay the description states (interval: the generator's basis), or null: truth for the publisher's extraction, never published. */
   truth_description_pay: RawPay | null;
+  /** The skills the generator wrote into the description, sorted: truth for the publisher's extraction, never published. */
+  truth_skills: string[];
   title: string;
   description_text: string | null;
   description_html: string | null;
@@ -151,9 +153,9 @@ function description(
   version: number,
   day: number,
   rng: Rng,
-): { text: string | null; html: string | null; pay: RawPay | null } {
+): { text: string | null; html: string | null; pay: RawPay | null; skills: string[] } {
   if (source.class === 'purchased' || source.class === 'unknown' ? rng.chance(0.04) : rng.chance(0.005))
-    return { text: null, html: null, pay: null };
+    return { text: null, html: null, pay: null, skills: [] };
   const canonical = state.version(version);
   const shown = slot.slot === 0 ? canonical.blocks : copyBlocks(canonical.blocks, canonical.ctx, rng, source.dropBoilerplate);
   const late = slot.fixedAt > 0 && state.world.calendar.cutoff(day) <= slot.fixedAt;
@@ -169,7 +171,8 @@ function description(
   const { pay } = canonical.ctx;
   const states = shown.some((b) => b.section === 'pay') && (text ?? body).includes(payText(pay));
   const stated = states ? { currency: pay.currency, min: pay.min, max: pay.max, interval: pay.basis } : null;
-  return text === null ? { text: null, html: body, pay: stated } : { text, html: null, pay: stated };
+  const skills = shownSkills(shown, limit > 0 ? text : null);
+  return text === null ? { text: null, html: body, pay: stated, skills } : { text, html: null, pay: stated, skills };
 }
 
 interface Identity {
@@ -261,7 +264,7 @@ export function buildPosting(state: OpeningState, slot: Slot, day: number): Buil
   const ownUrl = source.url ? fillUrl(source.url, parts) : null;
   const postingUrl = rng.chance(0.03) ? null : ownUrl;
   const arrangement = content.place.arrangement;
-  const { text, html, pay: describedPay } = description(state, slot, source, ids.version, day, rng);
+  const { text, html, pay: describedPay, skills } = description(state, slot, source, ids.version, day, rng);
   const firstSeen = state.firstSeen(slot, day);
   const posting: RawPosting = {
     source: source.name,
@@ -273,6 +276,7 @@ export function buildPosting(state: OpeningState, slot: Slot, day: number): Buil
     ...employerOf(state, slot, source, day, rng),
     truth_soc_code: content.occupation.soc,
     truth_description_pay: describedPay,
+    truth_skills: skills,
     title,
     description_text: text,
     description_html: html,

@@ -10,6 +10,7 @@ import type { Delivery } from '../delivery.js';
 import { DeliveryError } from '../delivery.js';
 import { parseLocation } from '../normalise/location.js';
 import { placeNames } from '../normalise/place-names.js';
+import { SKILLS } from '../reference/skills.js';
 import { SOC_TITLES, socLexicon } from '../reference/soc.js';
 import { clusterFiles } from './cluster.js';
 import type { Progress } from './progress.js';
@@ -50,10 +51,12 @@ const JOBS = namedScripts('publish/jobs.sql', [
   'soc_phrases',
   'state_titles',
   'title_occupations',
+  'skill_vocabulary',
+  'skill_reader',
   'job_part',
   'write_part',
 ]);
-const EVENTS = namedScripts('publish/events.sql', ['prev_jobs_first', 'prev_jobs', 'prev_jobs_format1', 'events']);
+const EVENTS = namedScripts('publish/events.sql', ['prev_jobs_first', 'prev_jobs', 'prev_jobs_format1', 'prev_jobs_format2', 'events']);
 const WRITE = namedScripts('publish/write.sql', ['write_snapshot', 'write_state', 'empty_part', 'drop_postings']);
 
 export async function defineMacros(duck: Duck): Promise<void> {
@@ -192,11 +195,24 @@ export async function classifyTitles(duck: Duck): Promise<void> {
   await runScript(duck, JOBS.title_occupations);
 }
 
+/** The skill reader `skills_in` over the vocabulary of skills.ts. */
+export async function readSkills(duck: Duck): Promise<void> {
+  await runScript(duck, JOBS.skill_vocabulary);
+  const vocabulary = await duck.connection.createAppender('skill_vocabulary');
+  for (const skill of SKILLS) {
+    vocabulary.appendVarchar(skill);
+    vocabulary.endRow();
+  }
+  vocabulary.closeSync();
+  await runScript(duck, JOBS.skill_reader);
+}
+
 /** Builds the jobs part by part, writing each part's file into the snapshot being written. */
 export async function buildJobs(duck: Duck, watermark: string, stateTmp: string, snapshotTmp: string, parts: number): Promise<void> {
   await mkdir(snapshotTmp, { recursive: true });
   await runScript(duck, JOBS.state_titles, { dir: stateTmp });
   await classifyTitles(duck);
+  await readSkills(duck);
   for (let part = 0; part < parts; part++) {
     await runScript(duck, JOBS.job_part, { dir: stateTmp, part, watermark });
     await runScript(duck, JOBS.write_part, { out: jobsFile(snapshotTmp, part + 1, parts) });
@@ -211,6 +227,7 @@ export async function diff(
   lastSeq: number,
 ): Promise<void> {
   if (previous?.format === 'jps-catalog/1') await runScript(duck, EVENTS.prev_jobs_format1, { dir: previous.dir });
+  else if (previous?.format === 'jps-catalog/2') await runScript(duck, EVENTS.prev_jobs_format2, { dir: previous.dir });
   else if (previous) await runScript(duck, EVENTS.prev_jobs, { dir: previous.dir });
   else await runScript(duck, EVENTS.prev_jobs_first, { file: jobsFile(snapshotTmp, 1, 1).replace(/jobs\.parquet$/, 'jobs*.parquet') });
   await runScript(duck, EVENTS.events, { published_at: publishedAt, last_seq: lastSeq });

@@ -8,21 +8,24 @@ CREATE OR REPLACE VIEW prev_jobs AS SELECT * FROM read_parquet($file) LIMIT 0;
 CREATE OR REPLACE VIEW prev_jobs AS SELECT * FROM read_parquet($dir || '/jobs*.parquet');
 
 -- name: prev_jobs_format1
--- A previous snapshot of format jps-catalog/1 has no occupation, description pay or skills: its jobs take
+-- A previous snapshot of format jps-catalog/1 has no occupation, description pay, skills or posting reality: its jobs take
 -- null ones, where the jobs of this format have them (a gone job's event carries its row as this format's).
 CREATE OR REPLACE VIEW prev_jobs AS
 SELECT job_id, currentness, stale, company_id, employer_name, title, NULL::STRUCT(soc_code VARCHAR, title VARCHAR) AS occupation,
        description, NULL::STRUCT(currency VARCHAR, floor DOUBLE, ceiling DOUBLE, "interval" VARCHAR) AS description_pay,
        NULL::VARCHAR[] AS skills,
-       COLUMNS(c -> c NOT IN ('job_id', 'currentness', 'stale', 'company_id', 'employer_name', 'title', 'description'))
+       COLUMNS(c -> c NOT IN ('job_id', 'currentness', 'stale', 'company_id', 'employer_name', 'title', 'description')),
+       NULL::INTEGER AS reposts, NULL::INTEGER AS days_open, NULL::TIMESTAMPTZ AS last_verified_at, NULL::BOOLEAN AS listed_by_employer
 FROM read_parquet($dir || '/jobs*.parquet');
 
 -- name: prev_jobs_format2
--- A previous snapshot of format jps-catalog/2 has no skills: its jobs take none, in this format's place.
+-- A previous snapshot of format jps-catalog/2 has no skills and no posting reality: its jobs take none,
+-- in this format's places.
 CREATE OR REPLACE VIEW prev_jobs AS
 SELECT COLUMNS(c -> c IN ('job_id', 'currentness', 'stale', 'company_id', 'employer_name', 'title', 'occupation', 'description', 'description_pay')),
        NULL::VARCHAR[] AS skills,
-       COLUMNS(c -> c NOT IN ('job_id', 'currentness', 'stale', 'company_id', 'employer_name', 'title', 'occupation', 'description', 'description_pay'))
+       COLUMNS(c -> c NOT IN ('job_id', 'currentness', 'stale', 'company_id', 'employer_name', 'title', 'occupation', 'description', 'description_pay')),
+       NULL::INTEGER AS reposts, NULL::INTEGER AS days_open, NULL::TIMESTAMPTZ AS last_verified_at, NULL::BOOLEAN AS listed_by_employer
 FROM read_parquet($dir || '/jobs*.parquet');
 
 -- name: events

@@ -89,6 +89,17 @@ WITH agg AS (
     min(p.first_seen_at) AS job_first_seen_at,
     bool_and(p.status = 'no_longer_listed') OR bool_or(p.application_check.result = 'closed') AS closed,
     bool_or(p.status = 'listed' AND p.listed_at >= $watermark::TIMESTAMPTZ - INTERVAL 31 DAY) AS recently_listed,
+    -- Posting reality: the employer's own postings (its ATS, its careers page) beyond the first of each
+    -- source are reposts; whether one of them is still listed and was delivered by a read of the last two
+    -- days (a board read only in part for days says nothing of a posting gone; none of them: unknown); the latest
+    -- complete read that listed the job, and the days from its first sign to then.
+    (count(*) FILTER (WHERE p.source_class IN ('ats', 'employer-site'))
+      - count(DISTINCT p.source) FILTER (WHERE p.source_class IN ('ats', 'employer-site')))::INTEGER AS reposts,
+    CASE WHEN bool_or(p.source_class IN ('ats', 'employer-site'))
+         THEN bool_or(p.source_class IN ('ats', 'employer-site') AND p.status = 'listed'
+                      AND p.last_seen_at >= $watermark::TIMESTAMPTZ - INTERVAL 2 DAY) END AS listed_by_employer,
+    max(p.listed_at) AS last_verified_at,
+    least(min(p.posted_at), min(p.first_seen_at)) AS opened_at,
     -- Sorting the list afterwards is much cheaper than an ordered aggregate; prio leads the struct.
     list_transform(list_sort(list({
       prio: jp.prio, posting_id: p.posting_id, source: p.source, source_class: p.source_class,
@@ -103,7 +114,10 @@ WITH agg AS (
 ),
 shaped AS (
   SELECT job_id, CASE WHEN closed THEN 'not_current' WHEN recently_listed THEN 'current' ELSE 'uncertain' END AS currentness,
-         company_id, employer_name, title, o.occupation, text_posting, text_hash, work_arrangement, locations, job_first_seen_at, postings
+         company_id, employer_name, title, o.occupation, text_posting, text_hash, work_arrangement, locations, job_first_seen_at,
+         reposts, listed_by_employer, last_verified_at,
+         greatest(floor((epoch(last_verified_at) - epoch(opened_at)) / 86400), 0)::INTEGER AS days_open,
+         postings
   FROM agg LEFT JOIN title_occupations o USING (title)
 ),
 staled AS (
@@ -127,7 +141,7 @@ SELECT h.job_id, h.currentness, h.stale, h.company_id, h.employer_name, h.title,
        stated_pay(t.description) AS description_pay, coalesce(skills_in(t.description), []) AS skills, h.work_arrangement, h.locations, h.job_first_seen_at,
        coalesce(pj.curated_at, $watermark::TIMESTAMPTZ) AS curated_at,
        CASE WHEN pj.content_hash = h.content_hash THEN pj.job_updated_at ELSE $watermark::TIMESTAMPTZ END AS job_updated_at,
-       h.postings, h.content_hash
+       h.postings, h.content_hash, h.reposts, h.days_open, h.last_verified_at, h.listed_by_employer
 FROM hashed h
 LEFT JOIN prev_job_times pj USING (job_id)
 LEFT JOIN texts t ON t.posting_id = h.text_posting;

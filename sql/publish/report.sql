@@ -7,10 +7,11 @@ CREATE OR REPLACE MACRO pay_key(p) AS p.currency || ' ' || coalesce(p.min::VARCH
 CREATE OR REPLACE TABLE truth AS
 SELECT uuid_from(source || chr(31) || board || chr(31) || source_posting_id) AS posting_id,
        any_value(opening_id) AS opening_id, any_value(truth_company_id) AS truth_company_id,
-       any_value(truth_soc_code) AS truth_soc_code
+       any_value(truth_soc_code) AS truth_soc_code, any_value(truth_listed_by_employer) AS truth_listed_by_employer,
+       any_value(truth_reposts) AS truth_reposts
 FROM read_json(string_split($paths, chr(10)), format = 'newline_delimited',
                columns = {source: 'VARCHAR', board: 'VARCHAR', source_posting_id: 'VARCHAR', opening_id: 'VARCHAR', truth_company_id: 'VARCHAR',
-                          truth_soc_code: 'VARCHAR'})
+                          truth_soc_code: 'VARCHAR', truth_listed_by_employer: 'BOOLEAN', truth_reposts: 'INTEGER'})
 GROUP BY ALL;
 -- What each posting's description states (its pay and the skills the generator wrote into it, with
 -- the hash of its text as the publisher keeps it), from the latest delivery up to this day that carried
@@ -34,7 +35,7 @@ CREATE OR REPLACE TABLE published AS
 SELECT p.posting_id, j.job_id, j.company_id, j.title, j.occupation.soc_code AS soc_code, p.pay IS NOT NULL AS posted_pay,
        pay_key({currency: j.description_pay.currency, min: j.description_pay.floor, max: j.description_pay.ceiling,
                 "interval": j.description_pay.interval}) AS found_pay_key,
-       hash(j.description) AS text_hash, j.skills
+       hash(j.description) AS text_hash, j.skills, j.listed_by_employer, j.reposts
 FROM read_parquet($dir || '/jobs*.parquet') j, unnest(j.postings) AS u(p);
 CREATE OR REPLACE TABLE cells AS
 SELECT t.opening_id, p.job_id, count(*)::DOUBLE AS n FROM truth t JOIN published p USING (posting_id) GROUP BY ALL;
@@ -42,6 +43,12 @@ SELECT t.opening_id, p.job_id, count(*)::DOUBLE AS n FROM truth t JOIN published
 -- carry; a delivery without truth codes has none).
 CREATE OR REPLACE TABLE job_occupations AS
 SELECT p.job_id, any_value(p.title) AS title, any_value(p.soc_code) AS soc_code, mode(t.truth_soc_code) AS truth
+FROM truth t JOIN published p USING (posting_id) GROUP BY p.job_id;
+-- Each job of the delivery with its posting reality and the truth of its postings' opening (of a job
+-- merged from several openings, what most of its postings say).
+CREATE OR REPLACE TABLE job_reality AS
+SELECT p.job_id, any_value(p.listed_by_employer) AS listed, mode(t.truth_listed_by_employer) AS truth_listed,
+       any_value(p.reposts) AS reposts, mode(t.truth_reposts) AS truth_reposts
 FROM truth t JOIN published p USING (posting_id) GROUP BY p.job_id;
 -- Each job of the delivery with the skills read in its description and those the generator wrote into
 -- it: the truth of a posting whose text is the job's (the same text, the same truth).
@@ -124,3 +131,15 @@ SELECT kind, skill, count(*)::BIGINT AS jobs FROM (
   UNION ALL
   SELECT 'missed', unnest(list_filter(truth, s -> NOT list_contains(found, s))) FROM job_skills)
 GROUP BY ALL ORDER BY jobs DESC, kind, skill LIMIT $examples;
+
+-- name: reality
+-- listed_by_employer against the truth: the ghost jobs (false) found and missed, and agreement on every
+-- value (null: the employer never posts the opening on its own ATS or careers page); reposts alike.
+SELECT count(*)::BIGINT AS jobs,
+  count(*) FILTER (WHERE truth_listed = false)::BIGINT AS ghosts,
+  count(*) FILTER (WHERE listed = false)::BIGINT AS flagged,
+  count(*) FILTER (WHERE listed = false AND truth_listed = false)::BIGINT AS flagged_right,
+  count(*) FILTER (WHERE listed IS NOT DISTINCT FROM truth_listed)::BIGINT AS listed_agree,
+  count(*) FILTER (WHERE truth_reposts > 0)::BIGINT AS reposted,
+  count(*) FILTER (WHERE reposts IS NOT DISTINCT FROM truth_reposts)::BIGINT AS reposts_agree
+FROM job_reality;

@@ -172,7 +172,11 @@ SELECT
   pay.band AS pay_band,
   CASE pay.source WHEN 'posted' THEN 1 WHEN 'description' THEN 2 ELSE 0 END::UTINYINT AS pay_source,
   occupation.soc_code AS soc_code,
-  skills
+  skills,
+  listed_by_employer,
+  reposts,
+  days_open,
+  last_verified_at
 FROM (SELECT *, list_transform([job_pay(postings, description_pay)], y -> {band: pay_band(y), source: y.source})[1] AS pay
       FROM {p}numbered) j
 LEFT JOIN {p}masks m USING (doc)
@@ -234,6 +238,10 @@ CREATE OR REPLACE MACRO job_document(job_row) AS struct_pack(
   annual_pay := job_pay(job_row.postings, job_row.description_pay),
   occupation := job_row.occupation,
   skills := coalesce(job_row.skills, []),
+  reposts := job_row.reposts,
+  days_open := job_row.days_open,
+  last_verified_at := api_time(job_row.last_verified_at),
+  listed_by_employer := job_row.listed_by_employer,
   job_first_seen_at := api_time(job_row.job_first_seen_at),
   curated_at := api_time(job_row.curated_at),
   job_updated_at := api_time(job_row.job_updated_at),

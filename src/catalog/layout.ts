@@ -6,7 +6,7 @@ import { join } from 'node:path';
 
 /**
  * Format 2: jobs carry their occupation and the pay their description states (docs/adr/0009-catalog-format-2.md);
- * 3: and the skills their description names (docs/adr/0010-skills.md).
+ * 3: and the skills their description names and their posting reality (docs/adr/0010-skills.md, 0011-posting-reality.md).
  */
 export const CATALOG_FORMAT = 'jps-catalog/3';
 export const REGISTRY_FORMAT = 'jps-registry/1';

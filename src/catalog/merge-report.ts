@@ -18,6 +18,7 @@ const QUERIES = namedQueries('publish/report.sql', [
   'description_pay',
   'skills',
   'skill_errors',
+  'reality',
 ]);
 
 export interface MergeReport {
@@ -41,6 +42,12 @@ export interface MergeReport {
   description_pay: { stated: number; extracted: number; right: number; precision: number; recall: number; alone: PayReading };
   /** The skills read in the jobs' descriptions against those the generator wrote (`stated`: written), over `jobs`. */
   skills: PayReading & { jobs: number };
+  /**
+   * listed_by_employer=false (a ghost job) against the truth: `stated` the true ghosts, `extracted` the jobs
+   * flagged; `agreement`: the share of jobs whose value (true, false or null) is the truth's; reposts alike.
+   */
+  listed_by_employer: PayReading & { jobs: number; agreement: number };
+  reposts: { jobs: number; reposted: number; agreement: number };
   examples: {
     split_openings: { opening_id: string; job_ids: string[] }[];
     merged_jobs: { job_id: string; opening_ids: string[] }[];
@@ -108,6 +115,8 @@ export async function mergeReport(input: string, snapshotsDir: string, examples 
     const errors = await duck.all<OccupationError>(QUERIES.occupation_errors, { examples });
     const d = (await duck.one<Record<string, number>>(QUERIES.description_pay))!;
     const k = (await duck.one<Record<string, number>>(QUERIES.skills))!;
+    const r = (await duck.one<Record<string, number>>(QUERIES.reality))!;
+    const agreement = (n: number) => (num(r.jobs) === 0 ? 1 : n / num(r.jobs));
     const skillErrors = await duck.all<{ kind: 'extra' | 'missed'; skill: string; jobs: number }>(QUERIES.skill_errors, { examples });
     return {
       watermark,
@@ -124,6 +133,12 @@ export async function mergeReport(input: string, snapshotsDir: string, examples 
         alone: reading(num(d.stated_alone), num(d.extracted_alone), num(d.right_alone)),
       },
       skills: { jobs: num(k.jobs), ...reading(num(k.written), num(k.extracted), num(k.right)) },
+      listed_by_employer: {
+        jobs: num(r.jobs),
+        ...reading(num(r.ghosts), num(r.flagged), num(r.flagged_right)),
+        agreement: agreement(num(r.listed_agree)),
+      },
+      reposts: { jobs: num(r.jobs), reposted: num(r.reposted), agreement: agreement(num(r.reposts_agree)) },
       examples: {
         split_openings: splits.map((s) => ({ opening_id: s.opening_id, job_ids: s.job_ids })),
         merged_jobs: merges.map((m) => ({ job_id: m.job_id, opening_ids: m.opening_ids })),

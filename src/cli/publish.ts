@@ -44,7 +44,7 @@ const payLine = (r: { stated: number; extracted: number; right: number; precisio
 export const mergeReportCommand: Command = {
   name: 'merge-report',
   summary:
-    "Compares a published day with the ground truth of its delivery: pairwise precision and recall of 'same job', company links, occupation codes, pay and skills read in descriptions.",
+    "Compares a published day with the ground truth of its delivery: pairwise precision and recall of 'same job', company links, occupation codes, pay and skills read in descriptions, ghost jobs and reposts.",
   options: [
     { name: 'input', value: 'DIR/day-K', required: true, help: 'the day folder that was published' },
     { name: 'examples', value: 'n', help: 'how many split openings and mixed jobs to list (default 5)' },
@@ -70,6 +70,10 @@ export const mergeReportCommand: Command = {
         ...report.examples.skill_errors.map(
           (e) => `    ${e.jobs} x ${e.skill} ${e.kind === 'extra' ? 'read but not written' : 'written but not read'}`,
         ),
+        `  listed_by_employer=false (ghost jobs) precision ${percent(report.listed_by_employer.precision)} ` +
+          `(${report.listed_by_employer.right} of ${report.listed_by_employer.extracted} flagged), recall ${percent(report.listed_by_employer.recall)} ` +
+          `(of ${report.listed_by_employer.stated}); every value agrees in ${percent(report.listed_by_employer.agreement)} of ${report.listed_by_employer.jobs.toLocaleString('en-US')} jobs`,
+        `  reposts agree in ${percent(report.reposts.agreement)} of jobs (${report.reposts.reposted} reposted)`,
       ].join('\n'),
     );
   },

@@ -6,7 +6,7 @@ import { canonicalSkill } from '../catalog/reference/skills.js';
 import { UUID } from '../shared/ids.js';
 import type { FilterName } from './filter-table.js';
 
-export type Kind = 'text' | 'contains' | 'value' | 'anyOf' | 'allOf' | 'flag' | 'date' | 'pay' | 'exists';
+export type Kind = 'text' | 'contains' | 'value' | 'anyOf' | 'allOf' | 'flag' | 'date' | 'count' | 'pay' | 'exists';
 export interface Check {
   ok: (value: string) => boolean;
   says: string;
@@ -16,7 +16,8 @@ export interface Check {
  * One accepted query field. kind says which clauses it takes (ACCEPTS) and how they become filters:
  * text → `filter` (Boolean search) and `phrase` (the first positive match_phrase); contains, value, flag →
  * one value of `filter`; anyOf → a list of `filter` values, any of which matches; allOf → one value per clause
- * added to a list of `filter` values, every one of which matches; date → `since`/`until`;
+ * added to a list of `filter` values, every one of which matches; date → `since`/`until`; count → the whole-number
+ * bounds `since` (at least) and `until` (at most), each optional;
  * pay → `filter` from one side of a range only; `exists` → the has_* filter of exists / must_not exists.
  */
 export interface EsDslField {
@@ -99,6 +100,10 @@ export const ES_DSL_FIELDS: Readonly<Record<string, EsDslField>> = {
   job_updated_at: dates('updated'),
   curated_at: dates('curated'),
   last_fetch_at: dates('last_fetch'),
+  last_verified_at: { kind: 'date', since: 'verified_since', until: 'verified_until' },
+  listed_by_employer: { kind: 'flag', filter: 'listed_by_employer' },
+  reposts: { kind: 'count', since: 'reposts_min' },
+  days_open: { kind: 'count', since: 'days_open_min', until: 'days_open_max' },
   pay: { kind: 'exists', exists: 'has_pay' },
   'pay.floor': { kind: 'pay', filter: 'pay_min', bound: 'lower' },
   'pay.ceiling': { kind: 'pay', filter: 'pay_max', bound: 'upper' },
@@ -146,6 +151,7 @@ const ACCEPTS: Record<Kind, readonly Clause[]> = {
   allOf: ['term', 'terms', 'match'],
   flag: ['term'],
   date: ['range'],
+  count: ['range'],
   pay: ['range'],
   exists: [],
 };

@@ -348,6 +348,8 @@ function rangeClause(body: unknown, path: string, out: Gathered, mode: Mode): vo
           `${fp}.${key} must be a date (YYYY-MM-DD) or an RFC 3339 date-time with a zone; date math such as now-7d is not supported.`,
         );
       out.bound(edge === 'lower' ? field.since! : field.until!, edge === 'lower' ? 'max' : 'min', at.getTime(), value as string, fp);
+    } else if (field.kind === 'count') {
+      countBound(field, name, key, value, fp, out);
     } else {
       const side = field.bound === 'lower' ? 'gte or gt' : 'lte or lt';
       if (edge !== field.bound)
@@ -359,6 +361,18 @@ function rangeClause(body: unknown, path: string, out: Gathered, mode: Mode): vo
       out.bound(field.filter!, edge === 'lower' ? 'max' : 'min', value, value, fp);
     }
   }
+}
+
+/** One bound of a whole-number range (days, times): gt and lt move it by one. */
+function countBound(field: EsDslField, name: string, key: 'gte' | 'gt' | 'lte' | 'lt', value: unknown, fp: string, out: Gathered): void {
+  const lower = key.startsWith('g');
+  const filter = lower ? field.since : field.until;
+  if (!filter) throw invalidRequest(`${fp}.${key}: ${name} takes only ${lower ? 'lte or lt' : 'gte or gt'}.`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 100_000)
+    throw invalidRequest(`${fp}.${key} must be a whole number from 0 to 100000.`);
+  const bound = key === 'gt' ? value + 1 : key === 'lt' ? value - 1 : value;
+  if (bound < 0) throw invalidRequest(`${fp}.lt: no ${name} is below 0.`);
+  out.bound(filter, lower ? 'max' : 'min', bound, bound, fp);
 }
 
 function existsClause(body: unknown, path: string, out: Gathered, mode: Mode): void {

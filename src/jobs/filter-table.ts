@@ -115,6 +115,15 @@ function amount(value: unknown, name: string, from: From): number {
   return n;
 }
 
+/** A whole number of days or times, 0 to 100,000. */
+function whole(value: unknown, name: string, from: From): number {
+  const n =
+    from === 'body' || typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : NaN;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 100_000)
+    throw invalidRequest(`${name} must be a whole number from 0 to 100000.`);
+  return n;
+}
+
 const date = (edge: 'start' | 'end') => (value: unknown, name: string) => {
   const bound = parseDateBound(text(value, name), edge);
   if (!bound) throw invalidRequest(`${name} must be ${DATE_OR_DATE_TIME}.`);
@@ -240,6 +249,14 @@ export const FILTERS = {
   company_linked: flag(onJob((v) => (v ? 'j.company_id IS NOT NULL' : 'j.company_id IS NULL'))),
   has_description: flag(jobColumn('has_description')),
   has_location: flag(jobColumn('has_location')),
+  // Posting reality (docs/filters.md): a job whose employer never posted it on its own ATS or careers page
+  // matches neither listed_by_employer=true nor false.
+  listed_by_employer: flag(jobColumn('listed_by_employer')),
+  reposts_min: filter<number>({ read: whole, test: onJob((v, c) => `j.reposts >= ${c.bind(v)}`) }),
+  days_open_min: filter<number>({ read: whole, test: onJob((v, c) => `j.days_open >= ${c.bind(v)}`) }),
+  days_open_max: filter<number>({ read: whole, test: onJob((v, c) => `j.days_open <= ${c.bind(v)}`) }),
+  verified_since: since(jobTime('last_verified_at', '>=')),
+  verified_until: until(jobTime('last_verified_at', '<=')),
   first_seen_since: since(jobTime('job_first_seen_at', '>=')),
   first_seen_until: until(jobTime('job_first_seen_at', '<=')),
   updated_since: since(jobTime('job_updated_at', '>=')),

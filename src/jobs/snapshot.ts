@@ -251,7 +251,11 @@ const ADDED_COLUMNS: readonly [format: string, nulls: string][] = [
     ', NULL::STRUCT(soc_code VARCHAR, title VARCHAR) AS occupation' +
       ', NULL::STRUCT(currency VARCHAR, floor DOUBLE, ceiling DOUBLE, "interval" VARCHAR) AS description_pay',
   ],
-  ['jps-catalog/3', ', NULL::VARCHAR[] AS skills'],
+  [
+    'jps-catalog/3',
+    ', NULL::VARCHAR[] AS skills, NULL::INTEGER AS reposts, NULL::INTEGER AS days_open' +
+      ', NULL::TIMESTAMPTZ AS last_verified_at, NULL::BOOLEAN AS listed_by_employer',
+  ],
 ];
 
 /**

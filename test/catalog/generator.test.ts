@@ -40,6 +40,8 @@ const POSTING_KEYS = [
   'truth_soc_code',
   'truth_description_pay',
   'truth_skills',
+  'truth_listed_by_employer',
+  'truth_reposts',
   'title',
   'description_text',
   'description_html',

@@ -182,6 +182,56 @@ describe('publish', function () {
     );
   });
 
+  it('tells whether the employer still lists a job, how often it reposted it, how long it is open and when a read last listed it', async () => {
+    type Reality = Job & { listed_by_employer: boolean | null; reposts: number; days_open: number; last_verified_at: string };
+    const reads = [
+      { source: 'greenhouse', board: 'northwind' },
+      { source: 'indeed', board: 'northwind' },
+    ];
+    const reality = async () =>
+      (await jobs()).map((j) => {
+        const r = j as Reality;
+        return [r.title, r.listed_by_employer, r.reposts, r.days_open, iso(r.last_verified_at) < cutoffOf(9)];
+      });
+    const onlyAggregators = agg('x2', 'B', { title: 'Warehouse Lead', description: OTHER });
+    await day(1, { postings: [ats('1', 'A'), agg('x1', 'A'), onlyAggregators] });
+    // Posted 2026-10-30 12:00, listed by the complete reads of 2026-11-01 (the day-1 delivery).
+    const [planner] = (await jobs()) as Reality[];
+    const daysOpen = Math.floor((Date.parse(iso(planner!.last_verified_at)) - Date.parse('2026-10-30T12:00:00Z')) / 86_400_000);
+    expect(await reality()).to.deep.equal([
+      ['Logistics Planner', true, 0, daysOpen, true],
+      ['Warehouse Lead', null, 0, daysOpen, true],
+    ]);
+    // Day 2: the employer's board, read completely, no longer lists it; the aggregator still does (a ghost job).
+    await day(2, { reads, postings: [agg('x1', 'A'), onlyAggregators] });
+    expect((await jobs()).map((j) => [j.title, j.currentness, (j as Reality).listed_by_employer, (j as Reality).days_open])).to.deep.equal([
+      ['Logistics Planner', 'current', false, daysOpen + 1],
+      ['Warehouse Lead', 'current', null, daysOpen + 1],
+    ]);
+    const app = await startTestApp({ snapshotsDir });
+    try {
+      const { key } = await app.account();
+      const titles = async (query: string) =>
+        ((await app.api.get<{ data: Job[] }>(`/v1/jobs?${query}&fields=title,listed_by_employer`, { key })).body.data ?? []).map(
+          (j) => j.title,
+        );
+      expect(await titles('listed_by_employer=false')).to.deep.equal(['Logistics Planner']);
+      expect(await titles('listed_by_employer=true')).to.deep.equal([]);
+      expect(await titles(`days_open_min=${daysOpen + 1}&days_open_max=${daysOpen + 1}`)).to.have.length(2);
+      expect(await titles(`days_open_max=${daysOpen}`)).to.deep.equal([]);
+      expect(await titles(`verified_since=${cutoffOf(2).slice(0, 10)}`)).to.have.length(2);
+      expect(await titles('reposts_min=1')).to.deep.equal([]);
+    } finally {
+      await app.close();
+    }
+    // Day 3: the employer posts it again under a new id.
+    await day(3, { reads, postings: [ats('2', 'A'), agg('x1', 'A'), onlyAggregators] });
+    expect((await jobs()).map((j) => [j.title, (j as Reality).listed_by_employer, (j as Reality).reposts])).to.deep.equal([
+      ['Logistics Planner', true, 1],
+      ['Warehouse Lead', null, 0],
+    ]);
+  });
+
   it('remembers withdrawn jobs and never publishes them again', async () => {
     await day(1, { postings: [ats('1', 'A'), agg('x1', 'A')] });
     const [job] = await jobs();

@@ -15,6 +15,8 @@ interface Job {
   job_id: string;
   company_id: string | null;
   currentness: string;
+  last_verified_at: string | null;
+  days_open: number | null;
   postings: Posting[];
 }
 interface Event {
@@ -35,7 +37,8 @@ interface ErrorBody {
 }
 
 /** A job without the two read timestamps that advance without saying anything new (docs/catalog.md). */
-function comparable(job: Job): unknown {
+/** A job without the fields that advance with every read and make no event (docs/sync-and-exports.md). */
+function comparable({ last_verified_at: _verified, days_open: _days, ...job }: Job): unknown {
   return {
     ...job,
     postings: job.postings.map(({ last_fetch_at: _, application_check: check, ...rest }) => ({

@@ -236,6 +236,29 @@ describe('the es_dsl translator (spec 4.4)', () => {
       expect(refusedQuery(esb.boolQuery().mustNot(esb.termQuery('skills', 'Python')))).to.match(/must_not is not supported on skills/);
     });
 
+    it('maps posting reality: listed_by_employer, whole-number ranges of reposts and days_open, last_verified_at', () => {
+      const query = esb
+        .boolQuery()
+        .filter([
+          esb.termQuery('listed_by_employer', false),
+          esb.rangeQuery('reposts').gt(0),
+          esb.rangeQuery('days_open').gte(7).lt(31),
+          esb.rangeQuery('last_verified_at').gte('2026-11-20'),
+        ]);
+      expect(filtersOf(query)).to.deep.equal({
+        listed_by_employer: false,
+        reposts_min: 1,
+        days_open_min: 7,
+        days_open_max: 30,
+        verified_since: '2026-11-20',
+      });
+      expect(refusedQuery(esb.rangeQuery('reposts').lte(2))).to.equal('query.range.reposts.lte: reposts takes only gte or gt.');
+      expect(refusedQuery(esb.rangeQuery('days_open').gte(1.5))).to.equal(
+        'query.range.days_open.gte must be a whole number from 0 to 100000.',
+      );
+      expect(refusedQuery(esb.rangeQuery('days_open').lt(0))).to.equal('query.range.days_open.lt: no days_open is below 0.');
+    });
+
     it('takes the long forms of term and match, and the same value twice', () => {
       expect(filtersOf({ term: { work_arrangement: { value: 'remote', boost: 2, _name: 'wa' } } })).to.deep.equal({
         work_arrangement: 'remote',

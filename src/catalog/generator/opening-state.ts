@@ -37,6 +37,9 @@ interface SlotBoard {
   hash: number;
 }
 
+/** The sources that are the employer's own. */
+const EMPLOYER_CLASSES = new Set(['ats', 'employer-site']);
+
 export class OpeningState {
   readonly content: Content;
   readonly timeline: Timeline;
@@ -59,6 +62,25 @@ export class OpeningState {
   /** The slots whose postings their sources list on `day`: up when the read of their board began. */
   listed(day: number): Slot[] {
     return this.slots.filter((slot) => isListed(slot, day, this.world.calendar) && this.upAtRead(slot.appear, slot, day));
+  }
+
+  /**
+   * Whether the employer's own ATS or careers page lists the opening on `day` (a posting of theirs up at
+   * its board's read), or null when none of theirs was up at a read from day 1 to `day` (the catalog
+   * has not seen the employer list it): truth for listed_by_employer.
+   */
+  listedByEmployer(day: number): boolean | null {
+    const own = this.slots.filter((slot) => EMPLOYER_CLASSES.has(SOURCES[slot.source]!.class));
+    const upOn = (slot: Slot, d: number) => isListed(slot, d, this.world.calendar) && this.upAtRead(slot.appear, slot, d);
+    if (!own.some((slot) => Array.from({ length: day }, (_, d) => d + 1).some((d) => upOn(slot, d)))) return null;
+    return own.some((slot) => upOn(slot, day));
+  }
+
+  /** Times the collectors could see the opening taken down and posted again by `day` (its first posting under a new id,
+   * after a read of day 1 or later returned the old one): truth for reposts. */
+  reposts(day: number): number {
+    const first = this.slots[0]!;
+    return this.generation(first, day) === 1 && this.generation(first, 1) === 0 ? 1 : 0;
   }
 
   /** The board the slot's source lists it on for `day`, and that board's hash. */
@@ -100,11 +122,7 @@ export class OpeningState {
 
   /** 1 once the employer's own posting was taken down and posted again under a new id before its board's read of `day`. */
   generation(slot: Slot, day: number): number {
-    return slot.slot === 0 &&
-      ['ats', 'employer-site'].includes(SOURCES[slot.source]!.class) &&
-      this.upAtRead(this.timeline.repostAt, slot, day)
-      ? 1
-      : 0;
+    return slot.slot === 0 && EMPLOYER_CLASSES.has(SOURCES[slot.source]!.class) && this.upAtRead(this.timeline.repostAt, slot, day) ? 1 : 0;
   }
 
   version(v: number): Version {

@@ -31,6 +31,10 @@ export interface RawPosting {
   truth_description_pay: RawPay | null;
   /** The skills the generator wrote into the description, sorted: truth for the publisher's extraction, never published. */
   truth_skills: string[];
+  /** Whether the employer's own ATS or careers page lists the opening today (null: it never posts there): truth, never published. */
+  truth_listed_by_employer: boolean | null;
+  /** Times the collectors could see the opening taken down and posted again under a new id by today: truth, never published. */
+  truth_reposts: number;
   title: string;
   description_text: string | null;
   description_html: string | null;
@@ -277,6 +281,8 @@ export function buildPosting(state: OpeningState, slot: Slot, day: number): Buil
     truth_soc_code: content.occupation.soc,
     truth_description_pay: describedPay,
     truth_skills: skills,
+    truth_listed_by_employer: state.listedByEmployer(day),
+    truth_reposts: state.reposts(day),
     title,
     description_text: text,
     description_html: html,

@@ -24,6 +24,7 @@ export function postingJson(p: RawPosting): string {
   return (
     `{"source":"${p.source}","board":"${p.board}","source_posting_id":"${p.source_posting_id}","source_class":"${p.source_class}","source_type":"${p.source_type}",` +
     `"opening_id":"${p.opening_id}","truth_company_id":${plain(p.truth_company_id)},"employer_name":${text(p.employer_name)},"employer_domain":${plain(p.employer_domain)},"truth_soc_code":"${p.truth_soc_code}","truth_description_pay":${payJson(p.truth_description_pay)},"truth_skills":${JSON.stringify(p.truth_skills)},` +
+    `"truth_listed_by_employer":${String(p.truth_listed_by_employer)},"truth_reposts":${p.truth_reposts},` +
     `"title":${text(p.title)},"description_text":${text(p.description_text)},"description_html":${text(p.description_html)},"locations":${JSON.stringify(p.locations)},` +
     `"work_arrangement":${plain(p.work_arrangement)},"employment_type":${plain(p.employment_type)},"pay":${pay},"posted_at":${plain(p.posted_at)},"first_seen_at":"${p.first_seen_at}",` +
     `"posting_url":${plain(p.posting_url)},"application_url":${plain(p.application_url)},"attribution":${attribution},"application_check":${check},` +

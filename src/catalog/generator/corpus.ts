@@ -12,8 +12,9 @@ import { createRunner } from './workers.js';
 
 /**
  * Which generator wrote a corpus: raised whenever the same arguments give other bytes (2: postings carry
- * truth_soc_code; 3: truth_description_pay; 4: truth_skills, and filler words that name no skill; 5: truth_listed_by_employer and truth_reposts), so that a
- * corpus kept from an earlier revision (bench/.cache) is generated again.
+ * truth_soc_code; 3: truth_description_pay; 4: truth_skills, and filler words that name no skill;
+ * 5: truth_listed_by_employer and truth_reposts), so that a corpus kept from an earlier revision
+ * (bench/.cache) is generated again.
  */
 export const GENERATOR_REVISION = 5;
 

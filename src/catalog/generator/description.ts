@@ -309,7 +309,7 @@ export function renderHtml(blocks: Block[], strongHeadings: boolean): string {
 }
 
 /**
- * The skills the generator wrote into a copy (its skill slots), as the vocabulary spells them, that its text
+ * The skills the generator wrote into a copy (its skill slots and the role's marked phrases), as the vocabulary spells them, that its text
  * still shows whole after a truncation: truth for the publisher's extraction. `text`: null when nothing was cut.
  */
 export function shownSkills(blocks: Block[], text: string | null): string[] {

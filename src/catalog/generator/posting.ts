@@ -31,7 +31,7 @@ export interface RawPosting {
   truth_description_pay: RawPay | null;
   /** The skills the generator wrote into the description, sorted: truth for the publisher's extraction, never published. */
   truth_skills: string[];
-  /** Whether the employer's own ATS or careers page lists the opening today (null: it never posts there): truth, never published. */
+  /** Whether the employer's own ATS or careers page lists the opening today (null: none of theirs was up at a read since day 1): truth. */
   truth_listed_by_employer: boolean | null;
   /** Times the collectors could see the opening taken down and posted again under a new id by today: truth, never published. */
   truth_reposts: number;

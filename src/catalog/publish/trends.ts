@@ -11,6 +11,7 @@ import { runScript } from '../../db/duckdb.js';
 import { namedScripts } from '../../db/sql-files.js';
 import { sqlString as quote } from '../../db/sql-literal.js';
 import { writeIndexFiles } from '../../jobs/snapshot-indexes.js';
+import { ownTextsSql } from '../../jobs/trends-view.js';
 import { exists } from '../files.js';
 import { CATALOG_FORMAT, catalogRoot, publishedNames, readCatalogManifest, snapshotDir, trendsFolder } from '../layout.js';
 
@@ -52,7 +53,7 @@ export async function writeTrends(duck: Duck, snapshotsDir: string, previous: st
   const [own] = await duck.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM read_parquet(${quote(versions!)}) WHERE own_text`);
   await runScript(duck, SQL.write, { dir: folder, publications: listValue(publications) });
   await runScript(duck, SQL.drop);
-  await writeIndexFiles(ownTexts(folder), [versions!], folder, { workers: 1, jobs: own!.n });
+  await writeIndexFiles(() => ownTextsSql(versions!), [versions!], folder, { workers: 1, jobs: own!.n });
 }
 
 /** The previous publication's versions and the publications they cover, if it has them. */
@@ -80,7 +81,3 @@ async function retainedNames(snapshotsDir: string, watermark: string): Promise<s
   }
   return names;
 }
-
-/** The query of the own texts of the versions (in their order in the file), for their text index. */
-const ownTexts = (folder: string) => () =>
-  `SELECT title, description FROM read_parquet(${quote(join(folder, 'versions.parquet'))}, file_row_number = true) WHERE own_text ORDER BY file_row_number`;

@@ -7,6 +7,7 @@ import { publish } from '../../src/catalog/publish/publish.js';
 import type { JobsSnapshot } from '../../src/jobs/snapshot.js';
 import { GROUP_BY } from '../../src/jobs/service.js';
 import { openapi } from '../support/contract.js';
+import { output, overHttp, toolError } from '../support/mcp.js';
 import { startTestApp, tempDir, type TestApp } from '../support/app.js';
 
 interface Count {
@@ -180,6 +181,24 @@ describe('GET /v1/jobs/trends', function () {
       )!.schema.enum;
     expect(groups('/v1/jobs/trends')).to.deep.equal([...GROUP_BY]);
     expect(groups('/v1/jobs/count')).to.deep.equal([...GROUP_BY]);
+  });
+
+  it('is count_jobs with interval over MCP: the same points, one request, no records', async () => {
+    const client = await overHttp(app.url, key);
+    try {
+      const args = { interval: 'day', q: 'nurse', more_filters: { state: 'CA' }, group_by: 'work_arrangement' };
+      const answer = output<{ points: Point[]; charged: { requests: number; records: number } }>(
+        await client.callTool({ name: 'count_jobs', arguments: args }),
+      );
+      expect(answer.points).to.deep.equal((await trend('q=nurse&state=CA&group_by=work_arrangement')).body.points);
+      expect(answer.charged).to.deep.equal({ requests: 1, records: 0 });
+      const refused = toolError(
+        await client.callTool({ name: 'count_jobs', arguments: { interval: 'day', more_filters: { last_fetch_since: '2026-11-01' } } }),
+      );
+      expect(refused).to.include({ code: 'invalid_request', http_status: 400 });
+    } finally {
+      await client.close();
+    }
   });
 
   it('answers 503 trends_unavailable while the latest publication carries no history', async () => {

@@ -1,5 +1,5 @@
 // The benchmarks: `npm run bench -- [--jobs 20000] [--seed 1] [--days 1] [--quick] [--skip-http] [--skip-pg] [--duration 10]
-// [--only trends]`.
+// [--only trends] [--run DIR]`.
 // 1. the corpus (generated once per --jobs, --seed and --days, then reused from bench/.cache/);
 // 2. its publications, one a day: duration and peak memory of the last `publish`, precision and recall of
 //    its merge;
@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchCatalog } from './catalog.js';
+import { benchCatalog, type CatalogRun } from './catalog.js';
 import { benchExport, feedStarts, type ExportRun } from './exports.js';
 import { measure, type Measurement } from './measure.js';
 import { startPgPeer } from './pg-peer.js';
@@ -33,6 +33,8 @@ const { values } = parseArgs({
     duration: { type: 'string' },
     /** Only the scenarios whose name holds this text (and no exports), e.g. --only trends. */
     only: { type: 'string' },
+    /** Serve the publications already in DIR/snapshots (state in DIR/data) instead of generating and publishing. */
+    run: { type: 'string' },
   },
   strict: true,
 });
@@ -45,7 +47,7 @@ function rssGib(pid: number): number {
   return kib / 2 ** 20;
 }
 
-const catalog = await benchCatalog(jobs, Number(values.seed), Number(values.days));
+const catalog = values.run === undefined ? await benchCatalog(jobs, Number(values.seed), Number(values.days)) : reused(values.run);
 const p = catalog.publish;
 console.log(
   `corpus   ${jobs.toLocaleString('en-US')} jobs${catalog.generate_s === null ? ' (reused)' : `, generated in ${catalog.generate_s.toFixed(1)} s`}`,
@@ -54,6 +56,19 @@ console.log(
   `publish  ${p.postings.toLocaleString('en-US')} postings → ${p.jobs.toLocaleString('en-US')} jobs in ${p.duration_s} s, peak memory ${p.peak_rss_gib} GiB`,
 );
 console.log(`merge    precision ${(catalog.merge.precision * 100).toFixed(2)} %, recall ${(catalog.merge.recall * 100).toFixed(2)} %`);
+
+/** The publications of an earlier run, served as they are (nothing published: the publish and merge figures are NaN). */
+function reused(root: string): CatalogRun {
+  const none = { duration_s: NaN, peak_rss_gib: NaN, jobs: NaN, postings: NaN };
+  return {
+    corpus: '',
+    snapshotsDir: join(root, 'snapshots'),
+    dataDir: join(root, 'data'),
+    generate_s: null,
+    publish: none,
+    merge: { precision: NaN, recall: NaN },
+  };
+}
 
 interface Row extends Measurement {
   scenario: string;

@@ -39,9 +39,11 @@ SELECT strftime(watermark, '%Y-%m-%dT%H:%M:%S.%gZ') FROM read_parquet({publicati
 -- name: texts
 -- Per version in doc order: its spans and where its text is indexed: its job's document in the
 -- publication (>= 0), or -1 - its place among the own texts (the trends/ text index, in doc order).
+-- A plain equi-join on job_id (a job is once in the publication): a condition on the version in the ON
+-- clause would make it a nested loop.
 SELECT s.first_point, s.end_point,
-       CASE WHEN s.own_text THEN -1 - (count(*) FILTER (WHERE s.own_text) OVER (ORDER BY s.doc) - 1) ELSE l.doc END::INTEGER
-FROM {p}spans s LEFT JOIN {latest}jobs l ON l.job_id = s.job_id AND NOT s.own_text
+       CASE WHEN s.own_text THEN -row_number() OVER (PARTITION BY s.own_text ORDER BY s.doc) ELSE l.doc END::INTEGER
+FROM {p}spans s LEFT JOIN (SELECT job_id, doc FROM {latest}jobs) l USING (job_id)
 ORDER BY s.doc;
 
 -- name: own_texts

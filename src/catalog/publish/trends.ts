@@ -42,7 +42,8 @@ export async function writeTrends(duck: Duck, snapshotsDir: string, previous: st
   let versions = carried?.file ?? null;
   for (const [i, name] of steps.entries()) {
     const before = publications[publications.indexOf(name) - 1] ?? null;
-    await runScript(duck, SQL.current, { files: jobsGlob(dirs.get(name)!) });
+    // The first replayed publication's rows are trend_current already (no_previous took their shape).
+    if (carried || i > 0) await runScript(duck, SQL.current, { files: jobsGlob(dirs.get(name)!) });
     if (versions) await runScript(duck, SQL.previous_versions, { file: versions });
     if (before) await runScript(duck, SQL.previous_jobs, { files: jobsGlob(dirs.get(before) ?? snapshotDir(snapshotsDir, before)) });
     const out = join(folder, i === steps.length - 1 ? 'versions.parquet' : `.step-${i}.parquet`);

@@ -22,28 +22,39 @@ export interface CatalogRun {
   merge: { precision: number; recall: number };
 }
 
-/** Generates the corpus once per (jobs, seed), then publishes its day 1 into a fresh folder. */
-export async function benchCatalog(jobs: number, seed: number): Promise<CatalogRun> {
+/**
+ * Generates the corpus once per (jobs, seed, days), then publishes its days in order into a fresh folder
+ * (the figures are the last day's; the trends scenario reads the history of all of them).
+ */
+export async function benchCatalog(jobs: number, seed: number, days = 1): Promise<CatalogRun> {
   const cache = join(ROOT, 'bench', '.cache');
-  const corpus = join(cache, `corpus-${jobs}-seed${seed}`);
+  const corpus = join(cache, `corpus-${jobs}-seed${seed}${days > 1 ? `-days${days}` : ''}`);
   let generate_s: number | null = null;
   if (!corpusIsCurrent(corpus)) {
     process.stderr.write(`generating ${jobs.toLocaleString('en-US')} jobs into ${corpus} ...\n`);
     const started = performance.now();
-    await runCliJson(['generate', '--jobs', String(jobs), '--seed', String(seed), '--days', '1', '--out', corpus, '--force']);
+    await runCliJson(['generate', '--jobs', String(jobs), '--seed', String(seed), '--days', String(days), '--out', corpus, '--force']);
     generate_s = (performance.now() - started) / 1000;
   }
-  const run = join(cache, `run-${jobs}`);
+  const run = join(cache, `run-${jobs}${days > 1 ? `-days${days}` : ''}`);
   await rm(run, { recursive: true, force: true });
   await mkdir(run, { recursive: true });
   const dirs = { snapshotsDir: join(run, 'snapshots'), dataDir: join(run, 'data') };
-  const day = join(corpus, 'day-001');
-  process.stderr.write(`publishing ${day} ...\n`);
-  const summary = (await runCliJson(['publish', '--input', day, '--snapshots-dir', dirs.snapshotsDir, '--data-dir', dirs.dataDir])) as {
-    duration_s: number;
-    peak_rss_gib: number;
-    counts: { jobs: number; postings: number };
-  };
+  let day = '';
+  let summary = { duration_s: 0, peak_rss_gib: 0, counts: { jobs: 0, postings: 0 } };
+  for (let d = 1; d <= days; d++) {
+    day = join(corpus, `day-${String(d).padStart(3, '0')}`);
+    process.stderr.write(`publishing ${day} ...\n`);
+    summary = (await runCliJson([
+      'publish',
+      '--input',
+      day,
+      '--snapshots-dir',
+      dirs.snapshotsDir,
+      '--data-dir',
+      dirs.dataDir,
+    ])) as typeof summary;
+  }
   const report = (await runCliJson(['merge-report', '--input', day, '--snapshots-dir', dirs.snapshotsDir])) as {
     precision: number;
     recall: number;

@@ -1,6 +1,8 @@
-// The benchmarks: `npm run bench -- [--jobs 20000] [--seed 1] [--quick] [--skip-http] [--skip-pg] [--duration 10]`.
-// 1. the corpus (generated once per --jobs and --seed, then reused from bench/.cache/);
-// 2. its publication: duration and peak memory of `publish`, precision and recall of the merge;
+// The benchmarks: `npm run bench -- [--jobs 20000] [--seed 1] [--days 1] [--quick] [--skip-http] [--skip-pg] [--duration 10]
+// [--only trends] [--run DIR]`.
+// 1. the corpus (generated once per --jobs, --seed and --days, then reused from bench/.cache/);
+// 2. its publications, one a day: duration and peak memory of the last `publish`, precision and recall of
+//    its merge;
 // 3. HTTP: the real server over that catalog, each scenario (a seeded mix of requests of one route
 //    class) warmed up, then measured with 1 and with 4 concurrent clients (median, p99, requests per
 //    second, and the median catalog and metering times the server reports in Server-Timing; requests
@@ -13,21 +15,26 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchCatalog } from './catalog.js';
+import { benchCatalog, type CatalogRun } from './catalog.js';
 import { benchExport, feedStarts, type ExportRun } from './exports.js';
 import { measure, type Measurement } from './measure.js';
 import { startPgPeer } from './pg-peer.js';
-import { sampleCatalog, scenarios } from './scenarios.js';
+import { sampleCatalog, scenarios, type Scenario } from './scenarios.js';
 import { startBenchService } from './service.js';
 
 const { values } = parseArgs({
   options: {
     jobs: { type: 'string', default: '20000' },
     seed: { type: 'string', default: '1' },
+    days: { type: 'string', default: '1' },
     quick: { type: 'boolean', default: false },
     'skip-http': { type: 'boolean', default: false },
     'skip-pg': { type: 'boolean', default: false },
     duration: { type: 'string' },
+    /** Only the scenarios whose name holds this text (and no exports), e.g. --only trends. */
+    only: { type: 'string' },
+    /** Serve the publications already in DIR/snapshots (state in DIR/data) instead of generating and publishing. */
+    run: { type: 'string' },
   },
   strict: true,
 });
@@ -40,7 +47,7 @@ function rssGib(pid: number): number {
   return kib / 2 ** 20;
 }
 
-const catalog = await benchCatalog(jobs, Number(values.seed));
+const catalog = values.run === undefined ? await benchCatalog(jobs, Number(values.seed), Number(values.days)) : reused(values.run);
 const p = catalog.publish;
 console.log(
   `corpus   ${jobs.toLocaleString('en-US')} jobs${catalog.generate_s === null ? ' (reused)' : `, generated in ${catalog.generate_s.toFixed(1)} s`}`,
@@ -49,6 +56,19 @@ console.log(
   `publish  ${p.postings.toLocaleString('en-US')} postings → ${p.jobs.toLocaleString('en-US')} jobs in ${p.duration_s} s, peak memory ${p.peak_rss_gib} GiB`,
 );
 console.log(`merge    precision ${(catalog.merge.precision * 100).toFixed(2)} %, recall ${(catalog.merge.recall * 100).toFixed(2)} %`);
+
+/** The publications of an earlier run, served as they are (nothing published: the publish and merge figures are NaN). */
+function reused(root: string): CatalogRun {
+  const none = { duration_s: NaN, peak_rss_gib: NaN, jobs: NaN, postings: NaN };
+  return {
+    corpus: '',
+    snapshotsDir: join(root, 'snapshots'),
+    dataDir: join(root, 'data'),
+    generate_s: null,
+    publish: none,
+    merge: { precision: NaN, recall: NaN },
+  };
+}
 
 interface Row extends Measurement {
   scenario: string;
@@ -65,10 +85,11 @@ if (!values['skip-http']) {
   const snapshot = join(catalog.snapshotsDir, 'catalog', (await readFile(join(catalog.snapshotsDir, 'catalog', 'LATEST'), 'utf8')).trim());
   const sample = await sampleCatalog(snapshot);
   // Every scenario is measured with 1 and 4 clients, each after a warm-up: the seconds of load in the run.
-  const loadSeconds = scenarios({ url: '', key: '' }, sample, ['']).length * 2 * (Math.min(1, seconds) + seconds);
+  const chosen = (list: Scenario[]) => list.filter((s) => values.only === undefined || s.name.includes(values.only));
+  const loadSeconds = chosen(scenarios({ url: '', key: '' }, sample, [''])).length * 2 * (Math.min(1, seconds) + seconds);
   const [service, peer] = await Promise.all([startBenchService(catalog, loadSeconds), values['skip-pg'] ? null : startPgPeer(snapshot)]);
   try {
-    for (const scenario of scenarios(service, sample, await feedStarts(service))) {
+    for (const scenario of chosen(scenarios(service, sample, await feedStarts(service)))) {
       let i = 0;
       const next = () => scenario.requests[i++ % scenario.requests.length]!.request;
       // The peer answers the same requests, one at a time, in the same run.
@@ -99,7 +120,8 @@ if (!values['skip-http']) {
     }
     serverRssGib = rssGib(service.pid);
     // Exports of up to 100,000 full jobs (fewer on a smaller catalog), one after the other.
-    for (let run = 0; run < (values.quick ? 1 : 3); run++) exports.push(await benchExport(service, Math.min(100_000, jobs)));
+    const runs = values.only !== undefined ? 0 : values.quick ? 1 : 3;
+    for (let run = 0; run < runs; run++) exports.push(await benchExport(service, Math.min(100_000, jobs)));
   } finally {
     await service.close();
     await peer?.stop();

@@ -152,9 +152,36 @@ export function scenarios(service: Pick<BenchService, 'url' | 'key'>, sample: Ca
         get(`/v1/jobs/count?q=${enc(word)}`, { kind: 'count_text', params: { text: word } }),
       ),
     },
+    ...trendScenarios(
+      get,
+      filters.map(([query]) => query),
+      times(6, () => pick(common)),
+    ),
     // From the start of the log and from cursors deeper in it (bench/exports.ts); no PostgreSQL peer.
     ...(feedStarts.length > 0
       ? [{ name: 'changes: page of 1,000 events', requests: feedStarts.map((start) => get(`/v1/jobs/changes?${start}&limit=1000`)) }]
       : []),
+  ];
+}
+
+/**
+ * Counts over the retained publications (one point a day; with --days 30, thirty): the count's filter sets,
+ * groups, weeks and common words. No PostgreSQL peer: it holds one snapshot, not their history.
+ */
+function trendScenarios(get: (path: string) => Scenario['requests'][number], filters: string[], words: string[]): Scenario[] {
+  return [
+    {
+      name: 'trends (daily, count filters)',
+      requests: [...filters, '', 'currentness=current,uncertain,not_current'].map((query) => get(`/v1/jobs/trends?${query}`)),
+    },
+    {
+      name: 'trends: group_by and text',
+      requests: [
+        get('/v1/jobs/trends?group_by=state&country=US'),
+        get('/v1/jobs/trends?group_by=soc_major'),
+        get('/v1/jobs/trends?interval=week&group_by=work_arrangement'),
+        ...words.map((word) => get(`/v1/jobs/trends?q=${encodeURIComponent(word)}`)),
+      ],
+    },
   ];
 }

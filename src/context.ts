@@ -6,6 +6,7 @@ import type { StateStore } from './db/state-store.js';
 import type { Publications } from './catalog/publications.js';
 import type { CompaniesService } from './companies/service.js';
 import type { JobsService } from './jobs/service.js';
+import type { TrendsService } from './jobs/trends.js';
 import type { ChangeFeed } from './feed/feed.js';
 import type { Exports } from './exports/exports.js';
 import type { Meter } from './metering/meter.js';
@@ -20,6 +21,7 @@ export interface AppContext {
   stores: Stores;
   publications: Publications;
   jobs: JobsService;
+  trends: TrendsService;
   companies: CompaniesService;
   feed: ChangeFeed;
   exports: Exports;

@@ -20,6 +20,7 @@ import { adminSocketPath, startAdminSocket } from './http/admin-socket.js';
 import { CursorSigner } from './shared/cursor.js';
 import { QueryEngine } from './db/engine.js';
 import { JobsService } from './jobs/service.js';
+import { TrendsService } from './jobs/trends.js';
 import { jobsSnapshotOpener } from './jobs/snapshot.js';
 import { createLogger } from './logger.js';
 import { Ledger } from './metering/ledger.js';
@@ -67,6 +68,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
   const engine = await QueryEngine.open({ timeoutMs: config.queryTimeoutMs });
   const cursors = await CursorSigner.open(store, join(config.dataDir, 'cursor-secret'));
   const jobs = new JobsService(engine, cursors);
+  const trends = new TrendsService(engine);
   const openRelease = companyReleaseOpener(engine);
   const releases = new CompanyReleases(publications, mirror, openRelease);
   const companies = new CompaniesService(engine, releases, cursors);
@@ -94,6 +96,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     stores,
     publications,
     jobs,
+    trends,
     companies,
     feed,
     exports,

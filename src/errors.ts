@@ -35,6 +35,10 @@ export const ERROR_CATALOGUE = {
   registry_unavailable: { status: 503, message: 'No company registry release is active yet; retry shortly.' },
   export_unavailable: { status: 503, message: 'The export service is unavailable; retry shortly.' },
   service_unavailable: { status: 503, message: 'The service is temporarily unavailable; retry shortly.' },
+  trends_unavailable: {
+    status: 503,
+    message: 'The latest publication carries no history for trends (it was published before them); the next publication will.',
+  },
   format_unavailable: { status: 503, message: 'description_format=html is not available: HTML descriptions are not published.' },
   query_timeout: { status: 504, message: 'The search ran longer than the time limit and was stopped; no records were used.' },
   // Retired codes stay here, commented out, so they are never reused with another meaning.

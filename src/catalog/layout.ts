@@ -78,6 +78,8 @@ export interface CatalogManifest {
 /** The folders of a publication holding its serving files (serving_files). */
 export const servingFolder = (dir: string) => join(dir, 'serving');
 export const feedFolder = (dir: string) => join(dir, 'feed');
+/** The folder of a publication holding the versions its trends read (docs/adr/0012-trends.md); absent before them. */
+export const trendsFolder = (dir: string) => join(dir, 'trends');
 
 export async function readCatalogManifest(dir: string): Promise<CatalogManifest> {
   return JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as CatalogManifest;

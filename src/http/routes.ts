@@ -62,6 +62,8 @@ export const ROUTES: readonly Route[] = [
     handler: (h) => h.jobs.esDsl,
   },
   { method: 'GET', path: '/v1/jobs/count', routeClass: 'jobs_count', handler: (h) => h.jobs.count },
+  // The counts of count at each day or week: priced as one count, free of records (spec 8.2 rule 4).
+  { method: 'GET', path: '/v1/jobs/trends', routeClass: 'jobs_count', handler: (h) => h.jobs.trends },
   { method: 'GET', path: '/v1/jobs/changes', routeClass: 'jobs_changes', handler: (h) => h.changes.list },
   { method: 'POST', path: '/v1/jobs/exports', routeClass: 'exports', handler: (h) => h.exports.create },
   { method: 'GET', path: '/v1/jobs/exports', routeClass: 'exports', handler: (h) => h.exports.list },
@@ -111,7 +113,7 @@ export function classify(req: Request): Omit<RequestInfo, 'requestId'> {
 export function mountRoutes(router: Router, ctx: AppContext): void {
   const handlers: Handlers = {
     account: accountHandlers(ctx),
-    jobs: jobHandlers(ctx, ctx.jobs, ctx.companies),
+    jobs: jobHandlers(ctx, ctx.jobs, ctx.companies, ctx.trends),
     companies: companyHandlers(ctx, ctx.companies),
     changes: changesHandlers(ctx),
     exports: exportHandlers(ctx),

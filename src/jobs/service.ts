@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { ApiError, invalidRequest } from '../errors.js';
 import type { RegistryRelease } from '../catalog/publications.js';
 import { intersect, union, type DocList } from '../search/doc-lists.js';
-import type { DocTester } from '../search/inverted-index.js';
+import type { DocTester, InvertedIndex } from '../search/inverted-index.js';
+
+type DocIndex = Pick<InvertedIndex, 'evaluate'>;
 import { and, parseAdvanced, phraseQuery, plainQuery, type Query } from '../search/query.js';
 import { positiveLexemes } from '../search/query-terms.js';
 import type { CursorSigner } from '../shared/cursor.js';
@@ -63,15 +65,9 @@ export class JobsService {
     const parts = textParts(f);
     if (parts.length === 0) return null;
     const lexemes = new Set<string>();
-    let docs: DocList | null = null;
-    for (const { fields, query } of parts) {
-      for (const lexeme of positiveLexemes(query)) lexemes.add(lexeme);
-      const lists = fields.map((field) => s[field].evaluate(query));
-      const part = lists.length === 1 ? lists[0]! : union(lists[0]!, lists[1]!);
-      docs = docs === null ? part : intersect(docs, part);
-    }
+    for (const { query } of parts) for (const lexeme of positiveLexemes(query)) lexemes.add(lexeme);
     const ranked = parts.filter((p) => p.ranked).map((p) => p.query);
-    return { docs: docs!, ranking: ranked.length === 1 ? ranked[0]! : and(ranked), lexemes };
+    return { docs: textDocs(s, f)!, ranking: ranked.length === 1 ? ranked[0]! : and(ranked), lexemes };
   }
 
   /**
@@ -231,10 +227,7 @@ export class JobsService {
         restrict = ' AND j.doc IN (SELECT unnest($docs))';
       }
     }
-    const matching = `SELECT j.doc, j.employer_name, j.company_id,
-        [NULL, 'remote', 'hybrid', 'in_person'][j.work_arrangement + 1] AS work_arrangement,
-        ['current', 'uncertain', 'not_current'][j.currentness + 1] AS currentness, j.pay_band, j.soc_code, j.skills
-      FROM ${s.prefix}jobs j WHERE ${condition.sql}${restrict}`;
+    const matching = matchingSql(s.prefix, condition.sql + restrict);
     if (!groupBy) {
       if (text !== null) return { count: (await this.filteredMatches(s, condition, text)).length };
       const marks = this.cachedMarks(s, condition);
@@ -245,27 +238,8 @@ export class JobsService {
       )) as [[number]];
       return { count };
     }
-    const p = s.prefix;
-    const grouped: Record<GroupBy, string> = {
-      employer: 'SELECT employer_name AS value, count(*) AS n FROM m GROUP BY ALL',
-      company_id: 'SELECT company_id AS value, count(*) AS n FROM m GROUP BY ALL',
-      work_arrangement: 'SELECT work_arrangement AS value, count(*) AS n FROM m GROUP BY ALL',
-      currentness: 'SELECT currentness AS value, count(*) AS n FROM m GROUP BY ALL',
-      pay_band: 'SELECT pay_band AS value, count(*) AS n FROM m GROUP BY ALL',
-      soc_code: 'SELECT soc_code AS value, count(*) AS n FROM m GROUP BY ALL',
-      soc_major: "SELECT left(soc_code, 3) || '0000' AS value, count(*) AS n FROM m GROUP BY ALL",
-      // A job counts once in each of its skills' groups (its skills are distinct); none: null.
-      skills:
-        'SELECT value, count(*) AS n FROM (SELECT unnest(CASE WHEN len(skills) > 0 THEN skills ELSE [NULL] END) AS value FROM m) GROUP BY ALL',
-      // By location or posting: a job counts once in each group it has a value in; none: null.
-      country: `SELECT value, count(DISTINCT doc) AS n FROM (SELECT m.doc, l.country AS value FROM m LEFT JOIN ${p}locations l USING (doc)) GROUP BY ALL`,
-      state: `SELECT value, count(DISTINCT doc) AS n FROM (SELECT m.doc, CASE WHEN l.state IS NULL THEN NULL ELSE l.country || '-' || l.state END AS value FROM m LEFT JOIN ${p}locations l USING (doc)) GROUP BY ALL`,
-      msa: `SELECT value, count(DISTINCT doc) AS n FROM (SELECT m.doc, l.cbsa_code AS value FROM m LEFT JOIN ${p}locations l USING (doc)) GROUP BY ALL`,
-      employment_type: `SELECT value, count(DISTINCT doc) AS n FROM (SELECT m.doc, ps.employment_type AS value FROM m LEFT JOIN ${p}postings ps USING (doc)) GROUP BY ALL`,
-      source_class: `SELECT value, count(DISTINCT doc) AS n FROM (SELECT m.doc, ps.source_class AS value FROM m LEFT JOIN ${p}postings ps USING (doc)) GROUP BY ALL`,
-    };
     const rows = await this.engine.rows(
-      `WITH m AS MATERIALIZED (${matching}), g AS (${grouped[groupBy]})
+      `WITH m AS MATERIALIZED (${matching}), g AS (${groupedSql(groupBy, s.prefix)})
        SELECT (SELECT count(*) FROM m)::INTEGER, value, n::INTEGER FROM g ORDER BY n DESC, value ASC NULLS LAST LIMIT 25`,
       params,
     );
@@ -337,8 +311,58 @@ export class JobsService {
   }
 }
 
+/**
+ * The matching jobs with the columns groups read, from the serving tables named with `prefix` (`condition`:
+ * on the job row j); `carry`: more columns of j to keep (a trend's spans).
+ */
+export const matchingSql = (prefix: string, condition: string, carry: string[] = []) =>
+  `SELECT j.doc, j.employer_name, j.company_id,
+        [NULL, 'remote', 'hybrid', 'in_person'][j.work_arrangement + 1] AS work_arrangement,
+        ['current', 'uncertain', 'not_current'][j.currentness + 1] AS currentness, j.pay_band, j.soc_code, j.skills${carry
+          .map((c) => `, j.${c}`)
+          .join('')}
+      FROM ${prefix}jobs j WHERE ${condition}`;
+
+/**
+ * The count of each group of the matching jobs `m` (matchingSql), per value and per `by` (more columns of m):
+ * `value`, the `by` columns, `n`.
+ */
+export function groupedSql(groupBy: GroupBy, p: string, by: string[] = []): string {
+  const keys = by.map((c) => `, ${c}`).join('');
+  const mKeys = by.map((c) => `, m.${c}`).join('');
+  const grouped: Record<GroupBy, string> = {
+    employer: `SELECT employer_name AS value${keys}, count(*) AS n FROM m GROUP BY ALL`,
+    company_id: `SELECT company_id AS value${keys}, count(*) AS n FROM m GROUP BY ALL`,
+    work_arrangement: `SELECT work_arrangement AS value${keys}, count(*) AS n FROM m GROUP BY ALL`,
+    currentness: `SELECT currentness AS value${keys}, count(*) AS n FROM m GROUP BY ALL`,
+    pay_band: `SELECT pay_band AS value${keys}, count(*) AS n FROM m GROUP BY ALL`,
+    soc_code: `SELECT soc_code AS value${keys}, count(*) AS n FROM m GROUP BY ALL`,
+    soc_major: `SELECT left(soc_code, 3) || '0000' AS value${keys}, count(*) AS n FROM m GROUP BY ALL`,
+    // A job counts once in each of its skills' groups (its skills are distinct); none: null.
+    skills: `SELECT value${keys}, count(*) AS n FROM (SELECT unnest(CASE WHEN len(skills) > 0 THEN skills ELSE [NULL] END) AS value${keys} FROM m) GROUP BY ALL`,
+    // By location or posting: a job counts once in each group it has a value in; none: null.
+    country: `SELECT value${keys}, count(DISTINCT doc) AS n FROM (SELECT m.doc${mKeys}, l.country AS value FROM m LEFT JOIN ${p}locations l USING (doc)) GROUP BY ALL`,
+    state: `SELECT value${keys}, count(DISTINCT doc) AS n FROM (SELECT m.doc${mKeys}, CASE WHEN l.state IS NULL THEN NULL ELSE l.country || '-' || l.state END AS value FROM m LEFT JOIN ${p}locations l USING (doc)) GROUP BY ALL`,
+    msa: `SELECT value${keys}, count(DISTINCT doc) AS n FROM (SELECT m.doc${mKeys}, l.cbsa_code AS value FROM m LEFT JOIN ${p}locations l USING (doc)) GROUP BY ALL`,
+    employment_type: `SELECT value${keys}, count(DISTINCT doc) AS n FROM (SELECT m.doc${mKeys}, ps.employment_type AS value FROM m LEFT JOIN ${p}postings ps USING (doc)) GROUP BY ALL`,
+    source_class: `SELECT value${keys}, count(DISTINCT doc) AS n FROM (SELECT m.doc${mKeys}, ps.source_class AS value FROM m LEFT JOIN ${p}postings ps USING (doc)) GROUP BY ALL`,
+  };
+  return grouped[groupBy];
+}
+
+/** The documents of `indexes` matching the text filters, or null when none is sent. */
+export function textDocs(indexes: { title: DocIndex; description: DocIndex }, f: JobFilters): DocList | null {
+  let docs: DocList | null = null;
+  for (const { fields, query } of textParts(f)) {
+    const lists = fields.map((field) => indexes[field].evaluate(query));
+    const part = lists.length === 1 ? lists[0]! : union(lists[0]!, lists[1]!);
+    docs = docs === null ? part : intersect(docs, part);
+  }
+  return docs;
+}
+
 /** The text filters of a request: each a query on the title, the description, or either (q). */
-function textParts(f: JobFilters): { fields: ('title' | 'description')[]; query: Query; ranked: boolean }[] {
+export function textParts(f: JobFilters): { fields: ('title' | 'description')[]; query: Query; ranked: boolean }[] {
   const parts: { fields: ('title' | 'description')[]; query: Query; ranked: boolean }[] = [];
   if (f.title !== undefined) parts.push({ fields: ['title'], query: phraseQuery(f.title), ranked: true });
   if (f.title_advanced !== undefined) parts.push({ fields: ['title'], query: parseAdvanced(f.title_advanced), ranked: false });

@@ -17,6 +17,10 @@ import type { InvertedIndex } from '../search/inverted-index.js';
 import type { QueryEngine } from '../db/engine.js';
 import { withProgress, type OpenProgress, type ProgressOptions } from './open-progress.js';
 import { sqlString as quote } from '../db/sql-literal.js';
+import { fill, readCodes, type Codes } from './serving-tables.js';
+import { openTrends, type TrendsView } from './trends-view.js';
+
+export { fill, type Codes } from './serving-tables.js';
 
 const SQL = namedQueries('serve/catalog.sql', [
   'files',
@@ -35,15 +39,6 @@ const SQL = namedQueries('serve/catalog.sql', [
 const { macros: MACROS } = namedScripts('serve/catalog.sql', ['macros']);
 /** In creation order; `numbered` is a view over the jobs files, the others are tables. */
 const TABLES = ['files', 'numbered', 'postings', 'locations', 'codes', 'masks', 'jobs', 'redirects', 'withdrawn'] as const;
-
-/** Fills the {name} holes of a serving statement with table prefixes and quoted paths. */
-export function fill(sql: string, values: Record<string, string>): string {
-  return sql.replace(/\{([a-z]+)\}/g, (_, name: string) => {
-    const value = values[name];
-    if (value === undefined) throw new Error(`serving SQL needs {${name}}`);
-    return value;
-  });
-}
 
 export interface JobsSnapshot extends CatalogSnapshot {
   /** Table name prefix of this snapshot in the engine's database, e.g. "c3_". */
@@ -66,6 +61,8 @@ export interface JobsSnapshot extends CatalogSnapshot {
   readDocuments(docs: readonly number[]): Promise<string[]>;
   /** Per job, the source_data of its postings, in posting order. */
   readSourceData(docs: readonly number[]): Promise<Record<string, unknown>[][]>;
+  /** The versions GET /v1/jobs/trends reads; null for a publication made before trends. */
+  trends: TrendsView | null;
 }
 
 let opened = 0;
@@ -103,6 +100,8 @@ export function jobsSnapshotOpener(
     progress.set('tables', { step: 'reading the job ids' });
     const { docOfOrd, ordOfDoc, idRank, docOfIdRank, jobIds, docById } = await engine.withConnection((c) => readIdentity(c, prefix));
     const codes = await engine.withConnection((c) => readCodes(c, prefix));
+    progress.set('tables', { step: 'opening the versions of the recent publications (trends/)' });
+    const trends = await openTrends(engine, dir, prefix, `${prefix}t_`);
 
     const { documents, sourceData } = await openLineFiles(engine, folder, holes, jobIds.length, progress);
 
@@ -136,6 +135,7 @@ export function jobsSnapshotOpener(
       docById,
       title,
       description,
+      trends,
       readDocuments: (docs) => Promise.resolve(readLines(documents, docs)),
       readSourceData: (docs) =>
         Promise.resolve(readLines(sourceData, docs).map((line) => (JSON.parse(line) as { s: Record<string, unknown>[] }).s)),
@@ -143,6 +143,7 @@ export function jobsSnapshotOpener(
         live.delete(watermark);
         await documents.handle.close();
         await sourceData.handle.close();
+        await trends?.close();
         await dropServingTables(engine, prefix);
       },
     };
@@ -278,18 +279,6 @@ async function jobsFiles(dir: string): Promise<string[]> {
     .map((f) => join(dir, f));
   if (files.length === 0) throw new Error(`the snapshot in ${dir} has no jobs files`);
   return files;
-}
-
-export type Codes = Map<string, Map<string, number>>;
-
-async function readCodes(c: DuckDBConnection, prefix: string): Promise<Codes> {
-  const codes: Codes = new Map();
-  for (const [kind, value, code] of (await c.runAndReadAll(`SELECT kind, value, code FROM ${prefix}codes`)).getRows()) {
-    let values = codes.get(kind as string);
-    if (!values) codes.set(kind as string, (values = new Map<string, number>()));
-    values.set(value as string, code as number);
-  }
-  return codes;
 }
 
 async function readIdentity(c: DuckDBConnection, prefix: string) {

@@ -22,8 +22,8 @@ const SPEC_ROUTES = [
   'GET /v1/usage/requests',
   'GET /v1/usage/analytics',
 ];
-/** Routes this service adds to the spec's: where the account stands, for the usage dashboard (issue 21). */
-const ADDED_ROUTES = ['GET /v1/account'];
+/** Routes this service adds to the spec's: where the account stands, for the usage dashboard (issue 21); trends (issue 23). */
+const ADDED_ROUTES = ['GET /v1/account', 'GET /v1/jobs/trends'];
 
 function documentedRoutes(): string[] {
   const methods = ['get', 'put', 'post', 'delete', 'patch'];

@@ -162,6 +162,7 @@ describe('MCP metering, confirmation and sessions', function () {
         ['search_jobs', { limit: 25 }, 20], // a list: one unit at $0.02 per 1,000
         ['search_jobs', { q: 'engineer', limit: 5 }, 200], // a keyword search: $0.20 per 1,000
         ['count_jobs', {}, 20],
+        ['count_jobs', { interval: 'day', q: 'engineer' }, 20], // counts over time: priced as the count they are
         ['get_job', { job_id: jobId }, 0], // one job never counts
       ];
       for (const [tool, args, micros] of calls) {

@@ -351,13 +351,13 @@ describe('MCP tools over Streamable HTTP (/mcp)', function () {
 
     it('search_docs answers 3 excerpts of at most 600 characters, the guide first; a title returns that passage whole', async () => {
       type Docs = { results: { source: string; title: string; text: string; truncated: boolean }[] };
-      const found = output<Docs>(await call('search_docs', { query: 'how do I export jobs in bulk' }));
+      const found = output<Docs>(await call('search_docs', { query: 'how do bulk exports work' }));
       expect(found.results).to.have.length(3);
       expect(found.results[0]!.source).to.equal('docs/sync-and-exports.md');
       for (const r of found.results) expect(r.text.length).to.be.at.most(600);
       const cut = found.results.find((r) => r.truncated)!;
       expect(cut.text).to.match(/…/);
-      const whole = output<Docs>(await call('search_docs', { query: 'how do I export jobs in bulk', title: cut.title }));
+      const whole = output<Docs>(await call('search_docs', { query: 'how do bulk exports work', title: cut.title }));
       expect(whole.results.length).to.be.at.least(1);
       expect(whole.results.every((r) => r.title === cut.title && !r.truncated)).to.equal(true);
       expect(whole.results.some((r) => r.text.length > 600 && r.text.includes(cut.text.replace(/^…|…$/g, '')))).to.equal(true);

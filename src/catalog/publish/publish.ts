@@ -24,6 +24,7 @@ import { PublicationMirror } from '../mirror.js';
 import { openStores } from '../../storage/stores.js';
 import type { ObjectStore } from '../../storage/object-store.js';
 import { buildServingFiles } from './serving.js';
+import { writeTrends } from './trends.js';
 import { activateRelease, loadRegistry, placeRelease, stageRelease } from './registry.js';
 import {
   buildJobs,
@@ -201,6 +202,8 @@ async function buildCatalog(run: Run): Promise<Built> {
     );
     progress.step('write');
     await writeSnapshot(duck, snapshotTmp);
+    progress.step('trends', 'the versions of the jobs over the recent publications');
+    await writeTrends(duck, options.snapshotsDir, latest, snapshotTmp, watermark);
     const counts = await readCounts(duck, previous?.events.last_seq ?? 0, watermark);
     const manifest: CatalogManifest = {
       format: CATALOG_FORMAT,

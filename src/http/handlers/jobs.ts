@@ -7,6 +7,7 @@ import { filterInput, readFilters, readListOptions, type JobFilters } from '../.
 import { GROUP_BY, type GroupBy, type JobsService } from '../../jobs/service.js';
 import type { JobsSnapshot } from '../../jobs/snapshot.js';
 import { translateEsDsl } from '../../jobs/es-dsl.js';
+import { readTrendRequest, type TrendsService } from '../../jobs/trends.js';
 import type { CompaniesService } from '../../companies/service.js';
 import type { AppContext } from '../../context.js';
 import { sendCharged, sendJson } from '../metering.js';
@@ -14,7 +15,14 @@ import { sendCharged, sendJson } from '../metering.js';
 /** The request's query string as sent, with its "?" (empty without one): a redirect keeps it. */
 const queryString = (req: Request) => (req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '');
 
-export function jobHandlers(ctx: AppContext, jobs: JobsService, companies: CompaniesService) {
+/** The group_by of a count or a trend: one of GROUP_BY, or none. */
+function readGroupBy(groupBy: unknown): GroupBy | undefined {
+  if (groupBy !== undefined && !(GROUP_BY as readonly unknown[]).includes(groupBy))
+    throw new ApiError('invalid_request', `group_by must be one of ${GROUP_BY.join(', ')}.`);
+  return groupBy as GroupBy | undefined;
+}
+
+export function jobHandlers(ctx: AppContext, jobs: JobsService, companies: CompaniesService, trends: TrendsService) {
   /**
    * Runs `work` on the latest snapshot (503 catalog_unavailable while none), pinned until it ends. Its
    * duration goes out in a Server-Timing header (`catalog;dur=<ms>`): the time spent answering from the
@@ -48,11 +56,10 @@ export function jobHandlers(ctx: AppContext, jobs: JobsService, companies: Compa
 
     count: async (req: Request, res: Response): Promise<void> => {
       const { group_by: groupBy, ...rest } = req.query as Record<string, unknown>;
-      if (groupBy !== undefined && !(GROUP_BY as readonly unknown[]).includes(groupBy))
-        throw new ApiError('invalid_request', `group_by must be one of ${GROUP_BY.join(', ')}.`);
+      const group = readGroupBy(groupBy);
       const filters: JobFilters = readFilters(rest, 'query');
       const result = await pinned(res, async (s) => ({
-        ...(await jobs.count(s, filters, groupBy as GroupBy | undefined)),
+        ...(await jobs.count(s, filters, group)),
         snapshot_watermark: s.watermark,
       }));
       await sendJson(ctx, res, {
@@ -60,6 +67,15 @@ export function jobHandlers(ctx: AppContext, jobs: JobsService, companies: Compa
         snapshot_watermark: result.snapshot_watermark,
         ...(result.groups ? { groups: result.groups } : {}),
       });
+    },
+
+    /** The count at each day or week of a range (docs/adr/0012-trends.md): the filters and groups of count. */
+    trends: async (req: Request, res: Response): Promise<void> => {
+      const { group_by: groupBy, interval, start, end, ...rest } = req.query as Record<string, unknown>;
+      const request = readTrendRequest({ interval, start, end }, readGroupBy(groupBy));
+      const filters: JobFilters = readFilters(rest, 'query');
+      const result = await pinned(res, async (s) => ({ snapshot_watermark: s.watermark, ...(await trends.trend(s, filters, request)) }));
+      await sendJson(ctx, res, result);
     },
 
     one: async (req: Request, res: Response): Promise<void> => {

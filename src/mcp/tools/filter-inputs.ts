@@ -13,19 +13,19 @@ export const ALL_FILTERS: Record<string, JsonSchema> = filterProperties(FILTER_N
 
 /** The filters an agent reaches for first, in its words, each with an example. */
 const COMMON: Record<string, string> = {
-  q: 'Words in the title or description, e.g. "data engineer".',
-  title: 'Words of the title, e.g. "registered nurse".',
-  company: 'Employer name contains, e.g. "Acme".',
+  q: 'In title or description, e.g. "data engineer".',
+  title: 'In the title, e.g. "registered nurse".',
+  company: 'Employer name has, e.g. "Acme".',
   country: 'e.g. ["US"].',
   state: 'e.g. "TX" (a U.S. state unless country says otherwise).',
   city: 'e.g. "Austin".',
   work_arrangement: 'e.g. "remote".',
   employment_type: 'e.g. ["part-time"].',
-  pay_min: 'Yearly pay at least, in pay_currency (never converted), e.g. 120000.',
+  pay_min: 'Yearly pay at least (in pay_currency), e.g. 120000.',
   pay_max: 'Yearly pay at most, e.g. 90000.',
   pay_currency: 'e.g. "USD".',
-  posted_since: 'Posted on or after, e.g. "2026-11-11".',
-  currentness: 'Default ["current"] (open jobs), e.g. ["current", "uncertain"].',
+  posted_since: 'On or after, e.g. "2026-11-11".',
+  currentness: 'Default ["current"], e.g. ["current", "uncertain"].',
 };
 
 /**

@@ -5,8 +5,9 @@ import type { AppContext } from '../../context.js';
 import { isKeywordSearch, JOB_FIELDS, readFilters, readListOptions, type JobFilters, type ListOptions } from '../../jobs/filters.js';
 import { GROUP_BY, type GroupBy } from '../../jobs/service.js';
 import type { JobsSnapshot } from '../../jobs/snapshot.js';
+import { INTERVALS, readTrendRequest } from '../../jobs/trends.js';
 import { componentSchema, object } from '../schemas.js';
-import { spend, type Spent } from '../spend.js';
+import { spend, type Spending, type Spent } from '../spend.js';
 import type { Tool, ToolCall } from '../tool.js';
 import { ALL_FILTERS, FILTER_INPUTS, filtersOfArgs } from './filter-inputs.js';
 import { CONFIRM, JOB, JOBS, spendingOutput, WATERMARK } from './outputs.js';
@@ -41,8 +42,8 @@ const SHAPE = {
 
 /** How a filter tool read its filters, in every answer; and what to drop when nothing matched. */
 const EXPLAINED = {
-  understood: { type: 'object', description: 'The filters as understood: normalised, with defaults, text as the words searched.' },
-  hint: { type: 'string', description: 'When nothing matches: the filter whose removal brings back the most jobs.' },
+  understood: { type: 'object', description: 'The filters as read: normalised, with defaults, text as the words searched.' },
+  hint: { type: 'string', description: 'When nothing matches: the filter whose removal brings back most jobs.' },
 };
 
 const searchJobs: Tool = {
@@ -60,7 +61,7 @@ const searchJobs: Tool = {
       default: PAGE.default,
       description: `Jobs per page, e.g. 5.`,
     },
-    handle: { type: 'string', description: 'The handle of an earlier answer, alone: its next page, without the filters again.' },
+    handle: { type: 'string', description: 'The handle of an earlier answer, alone: its next page, without filters.' },
     sort: {
       enum: ['relevance', 'updated'],
       description: 'relevance (the default with q, title or description) or updated (newest first, the default otherwise).',
@@ -127,6 +128,26 @@ const searchJobs: Tool = {
 };
 
 /** How the filters were understood, and when nothing matches, which filter to drop (search-view.ts). */
+/** count_jobs with interval, start or end: the trend of GET /v1/jobs/trends, priced as the count it is. */
+function countOverTime(
+  call: ToolCall,
+  args: Record<string, unknown>,
+  filters: JobFilters,
+  spending: Spending,
+): Promise<Record<string, unknown>> {
+  const request = readTrendRequest({ interval: args.interval, start: args.start, end: args.end }, args.group_by as GroupBy | undefined);
+  return spend(call, spending, () =>
+    onCatalog(call.ctx, async (s) => ({
+      records: 0,
+      output: {
+        points: (await call.ctx.trends.trend(s, filters, request)).points,
+        understood: understood(filters),
+        snapshot_watermark: s.watermark,
+      },
+    })),
+  );
+}
+
 async function explained(ctx: AppContext, s: JobsSnapshot, filters: JobFilters, count: number): Promise<Record<string, unknown>> {
   const hint = count === 0 ? await widest(async (f) => (await ctx.jobs.count(s, f, undefined)).count, filters) : null;
   return {
@@ -230,20 +251,25 @@ const getJob: Tool = {
 const countJobs: Tool = {
   name: 'count_jobs',
   title: 'Count jobs',
-  description: 'How many jobs match the filters, exactly; with group_by, also the 25 largest groups. One request; no records.',
+  description:
+    'How many jobs match, exactly; with group_by, the 25 largest groups too; with interval, at each day or week. One request; no records.',
   inputSchema: object({
     ...FILTER_INPUTS,
     group_by: {
       type: 'string',
       enum: [...GROUP_BY],
-      description: 'Also count the matching jobs per value of this field (the 25 largest groups).',
+      description: 'Also count per value (the 25 largest).',
     },
+    interval: { enum: [...INTERVALS], description: 'Count at each day or week.' },
+    start: { type: 'string', description: 'e.g. 2026-11-01.' },
+    end: { type: 'string', description: 'e.g. 2026-11-30.' },
     confirm: CONFIRM,
   }),
   outputSchema: spendingOutput({
     count: { type: 'integer', minimum: 0 },
     ...EXPLAINED,
     groups: (componentSchema('JobCount') as { properties: Record<string, unknown> }).properties.groups as Record<string, unknown>,
+    points: { type: 'array', items: { type: 'object' }, description: 'As GET /v1/jobs/trends.' },
     snapshot_watermark: WATERMARK(),
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
@@ -256,6 +282,8 @@ const countJobs: Tool = {
       refine: () => Promise.resolve(0),
       confirmed: args.confirm === true,
     };
+    if (args.interval !== undefined || args.start !== undefined || args.end !== undefined)
+      return countOverTime(call, args, filters, spending);
     return spend(call, spending, () =>
       onCatalog(call.ctx, async (s) => {
         const result = await call.ctx.jobs.count(s, filters, args.group_by as GroupBy | undefined);

@@ -63,7 +63,7 @@ export function spendingOutput(properties: Record<string, JsonSchema>): JsonSche
 export const CONFIRM: JsonSchema = {
   type: 'boolean',
   default: false,
-  description: 'true: run now, after you read the cost this session asked to confirm (set_confirmation_level).',
+  description: 'true: run now, once you read the cost it asked to confirm (set_confirmation_level).',
 };
 
 /**

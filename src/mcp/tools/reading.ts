@@ -11,7 +11,7 @@ import { PAGE } from './jobs.js';
 export const readFileTool: Tool = {
   name: 'read_file',
   title: 'Read a saved file',
-  description: 'Pages through a file search_jobs saved in this session (save_to_file). Uses no requests: the jobs were charged when saved.',
+  description: 'Pages through a file search_jobs saved in this session (save_to_file). No requests: its jobs were charged when saved.',
   inputSchema: object(
     {
       file_id: { type: 'string', minLength: 1, maxLength: 100, description: 'The file_id search_jobs returned.' },

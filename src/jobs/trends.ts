@@ -1,0 +1,219 @@
+// GET /v1/jobs/trends (docs/adr/0012-trends.md): for each day or ISO week of a range, the count GET
+// /v1/jobs/count would have answered at the last publication of that interval, exact, from the versions
+// the publication carries (src/jobs/trends-view.ts). One pass over the matching versions: each adds one
+// from the first publication it holds at to the last, as +1 and -1 at its ends summed in order.
+
+import { listValue, type DuckDBValue } from '@duckdb/node-api';
+import { ApiError, invalidRequest } from '../errors.js';
+import type { QueryEngine } from '../db/engine.js';
+import type { DocList } from '../search/doc-lists.js';
+import { filterCondition } from './filter-sql.js';
+import type { JobFilters } from './filters.js';
+import { groupedSql, matchingSql, textDocs, type GroupBy } from './service.js';
+import type { JobsSnapshot } from './snapshot.js';
+import type { TrendsView } from './trends-view.js';
+
+export const INTERVALS = ['day', 'week'] as const;
+export type Interval = (typeof INTERVALS)[number];
+
+/** The most points a trend answers: a quarter of days, a year of weeks. */
+export const MAX_POINTS: Record<Interval, number> = { day: 92, week: 53 };
+
+/**
+ * Filters a trend cannot answer: what reads restamp without any change (a posting's source's last complete
+ * read, its latest application check; the job's last verified read and the days open up to it) is not kept
+ * per publication in the versions.
+ */
+export const READ_STAMP_FILTERS = [
+  'last_fetch_since',
+  'last_fetch_until',
+  'application_check_since',
+  'verified_since',
+  'verified_until',
+  'days_open_min',
+  'days_open_max',
+] as const;
+
+export interface TrendRequest {
+  interval: Interval;
+  /** Plain dates (UTC days); null: the default (rangeOf). */
+  start: string | null;
+  end: string | null;
+  groupBy?: GroupBy;
+}
+
+export interface TrendPoint {
+  /** The interval's first day (a week's Monday). */
+  start: string;
+  /** The publication the point reads: the interval's last one within the range; null when it has none. */
+  publication_watermark: string | null;
+  count: number | null;
+  groups?: { value: string | null; count: number }[] | null;
+}
+
+const DAY_MS = 86_400_000;
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const msOf = (date: string) => Date.parse(`${date}T00:00:00Z`);
+/** The Monday of the ISO week holding `ms` (a UTC day start). */
+const monday = (ms: number) => ms - ((new Date(ms).getUTCDay() + 6) % 7) * DAY_MS;
+
+/** Reads interval, start and end (each optional); 400 invalid_request naming what is wrong. */
+export function readTrendRequest(input: Record<string, unknown>, groupBy: GroupBy | undefined): TrendRequest {
+  const interval = input.interval ?? 'day';
+  if (!(INTERVALS as readonly unknown[]).includes(interval)) throw invalidRequest('interval must be day or week.');
+  const date = (name: 'start' | 'end') => {
+    const value = input[name];
+    if (value === undefined) return null;
+    if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value) || day(msOf(value)) !== value)
+      throw invalidRequest(`${name} must be a date (2026-11-20).`);
+    return value;
+  };
+  const request: TrendRequest = { interval: interval as Interval, start: date('start'), end: date('end'), groupBy };
+  if (request.start && request.end) checkRange(request.interval, request.start, request.end);
+  return request;
+}
+
+function checkRange(interval: Interval, start: string, end: string): void {
+  if (start > end) throw invalidRequest(`start (${start}) must not be after end (${end}).`);
+  const points = interval === 'day' ? (msOf(end) - msOf(start)) / DAY_MS + 1 : (monday(msOf(end)) - monday(msOf(start))) / (7 * DAY_MS) + 1;
+  if (points > MAX_POINTS[interval])
+    throw invalidRequest(`A trend has at most ${MAX_POINTS[interval]} points by ${interval}; this range has ${points}: shorten it.`);
+}
+
+/** The request's range; by default from the oldest publication of the history (or as far as a trend reaches) to the latest. */
+function rangeOf(s: JobsSnapshot, view: TrendsView, r: TrendRequest): { start: string; end: string } {
+  const latest = s.watermark.slice(0, 10);
+  const end = r.end ?? (r.start && r.start > latest ? r.start : latest);
+  const reach = r.interval === 'day' ? msOf(end) - (MAX_POINTS.day - 1) * DAY_MS : monday(msOf(end)) - (MAX_POINTS.week - 1) * 7 * DAY_MS;
+  const start = r.start ?? day(Math.min(msOf(end), Math.max(reach, msOf(view.publications[0]!.slice(0, 10)))));
+  checkRange(r.interval, start, end);
+  return { start, end };
+}
+
+/** Per interval of the range: its first day and the place of the publication it reads (or null). */
+function intervals(view: TrendsView, r: TrendRequest, range: { start: string; end: string }) {
+  const days = view.publications.map((w) => w.slice(0, 10));
+  const out: { start: string; at: number | null }[] = [];
+  const step = r.interval === 'day' ? DAY_MS : 7 * DAY_MS;
+  const first = r.interval === 'day' ? msOf(range.start) : monday(msOf(range.start));
+  for (let from = first; from <= msOf(range.end); from += step) {
+    const lo = day(Math.max(from, msOf(range.start)));
+    const hi = day(Math.min(from + step - DAY_MS, msOf(range.end)));
+    const at = days.findLastIndex((d) => d >= lo && d <= hi);
+    out.push({ start: day(from), at: at < 0 ? null : at });
+  }
+  return out;
+}
+
+/** The count at every publication of the view (and each group's), from the spans of the matching versions. */
+class Tally {
+  readonly totals: Float64Array;
+  readonly groups = new Map<string | null, Float64Array>();
+  constructor(private readonly points: number) {
+    this.totals = new Float64Array(points + 1);
+  }
+  add(first: number, end: number, n: number, group?: string | null): void {
+    let into = this.totals;
+    if (group !== undefined) {
+      into = this.groups.get(group) ?? new Float64Array(this.points + 1);
+      this.groups.set(group, into);
+    }
+    into[first]! += n;
+    into[end]! -= n;
+  }
+  /** The running sums: from the +n and -n at the ends to the count at each publication. */
+  finish(): void {
+    for (const series of [this.totals, ...this.groups.values()]) for (let i = 1; i <= this.points; i++) series[i]! += series[i - 1]!;
+  }
+}
+
+export class TrendsService {
+  constructor(private readonly engine: QueryEngine) {}
+
+  async trend(
+    s: JobsSnapshot,
+    f: JobFilters,
+    r: TrendRequest,
+  ): Promise<{ interval: Interval; start: string; end: string; points: TrendPoint[] }> {
+    const view = s.trends;
+    if (!view) throw new ApiError('trends_unavailable');
+    for (const name of READ_STAMP_FILTERS)
+      if (f[name] !== undefined)
+        throw invalidRequest(
+          `${name} cannot be sent to trends: a posting's reads restamp it every day, and the history keeps no stamp per publication.`,
+        );
+    const range = rangeOf(s, view, r);
+    const tally = await this.tally(s, view, f, r.groupBy);
+    const shown = r.groupBy ? topGroups(tally, intervals(view, r, range)) : [];
+    const points = intervals(view, r, range).map(({ start, at }): TrendPoint => {
+      const point: TrendPoint = {
+        start,
+        publication_watermark: at === null ? null : view.publications[at]!,
+        count: at === null ? null : tally.totals[at]!,
+      };
+      if (r.groupBy) point.groups = at === null ? null : shown.map((value) => ({ value, count: tally.groups.get(value)![at]! }));
+      return point;
+    });
+    return { interval: r.interval, ...range, points };
+  }
+
+  private async tally(s: JobsSnapshot, view: TrendsView, f: JobFilters, groupBy: GroupBy | undefined): Promise<Tally> {
+    const tally = new Tally(view.publications.length);
+    const condition = filterCondition(f, view.prefix, view.codes);
+    const text = versionsMatching(s, view, f);
+    const params: Record<string, DuckDBValue> = { ...condition.params };
+    if (text !== null && text.length === 0) return tally;
+    if (text !== null && groupBy) {
+      params.docs = listValue(Array.from(text));
+      condition.sql += ' AND j.doc IN (SELECT unnest($docs))';
+    } else if (text !== null) {
+      const marks = new Uint8Array(view.size);
+      await this.engine.mark(`SELECT j.doc FROM ${view.prefix}jobs j WHERE ${condition.sql}`, condition.params, marks);
+      for (const doc of text) if (marks[doc] === 1) tally.add(view.firstPoint[doc]!, view.endPoint[doc]!, 1);
+      tally.finish();
+      return tally;
+    }
+    const spans = ['first_point', 'end_point'];
+    const m = matchingSql(view.prefix, condition.sql, spans);
+    const grouped = groupBy
+      ? `UNION ALL SELECT value, first_point, end_point, n, true FROM (${groupedSql(groupBy, view.prefix, spans)})`
+      : '';
+    const rows = await this.engine.rows(
+      `WITH m AS MATERIALIZED (${m})
+       SELECT NULL::VARCHAR AS value, first_point, end_point, count(*) AS n, false AS grouped FROM m GROUP BY ALL ${grouped}`,
+      params,
+    );
+    for (const [value, first, end, n, isGroup] of rows)
+      tally.add(first as number, end as number, Number(n), isGroup ? (value as string | null) : undefined);
+    tally.finish();
+    return tally;
+  }
+}
+
+/** The versions whose text matches the text filters, ascending; null when none is sent. */
+function versionsMatching(s: JobsSnapshot, view: TrendsView, f: JobFilters): DocList | null {
+  const inLatest = textDocs(s, f);
+  if (inLatest === null) return null;
+  const latest = new Uint8Array(s.size);
+  for (const doc of inLatest) latest[doc] = 1;
+  const own = new Uint8Array(view.own.title.documents);
+  for (const doc of textDocs(view.own, f)!) own[doc] = 1;
+  const out = new Uint32Array(view.size);
+  let n = 0;
+  for (let doc = 0; doc < view.size; doc++) {
+    const t = view.textDoc[doc]!;
+    if (t >= 0 ? latest[t] === 1 : own[-1 - t] === 1) out[n++] = doc;
+  }
+  return out.subarray(0, n);
+}
+
+/** The groups a trend shows: the 25 largest at its last point with a publication (as a count then lists them). */
+function topGroups(tally: Tally, points: { at: number | null }[]): (string | null)[] {
+  const last = points.findLast((p) => p.at !== null)?.at;
+  if (last === undefined || last === null) return [];
+  return [...tally.groups.entries()]
+    .filter(([, series]) => series[last]! > 0)
+    .sort(([a, x], [b, y]) => y[last]! - x[last]! || (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, 25)
+    .map(([value]) => value);
+}

@@ -108,6 +108,8 @@ export interface TestApp {
   config: Config;
   /** Moves the service clock; tests cross windows and months without sleeping. */
   setNow(at: Date | undefined): void;
+  /** The service clock's time: ahead of the real one once a full request window was waited out. */
+  now(): Date;
   /** An account with a key, ready to call the API. */
   account(input?: Partial<NewAccount>, keyOptions?: KeyOptions): Promise<{ accountId: string; key: string; keyId: string }>;
   /** Stops the service (as a crash would, unless `stopped` already did) and starts a new one on the same store and folders. */
@@ -173,6 +175,7 @@ export async function startTestApp(
     setNow: (at) => {
       now = at;
     },
+    now: clock,
     async account(input = {}, keyOptions = {}) {
       const account = await createAccount(store, { plan: 'paid-25k', ...input });
       const key = await issueKey(store, account.account_id, keyOptions);

@@ -99,10 +99,10 @@ WITH agg AS (
     -- source are reposts; whether one of them is still listed and was delivered by a read of the last two
     -- days (a board read only in part for days says nothing of a posting gone; none of them: unknown); the latest
     -- complete read that listed the job, and the days from its first sign to then.
-    (count(*) FILTER (WHERE p.source_class IN ('ats', 'employer-site'))
-      - count(DISTINCT p.source) FILTER (WHERE p.source_class IN ('ats', 'employer-site')))::INTEGER AS reposts,
-    CASE WHEN bool_or(p.source_class IN ('ats', 'employer-site'))
-         THEN bool_or(p.source_class IN ('ats', 'employer-site') AND p.status = 'listed'
+    (count(*) FILTER (WHERE employer_own(p.source_class))
+      - count(DISTINCT p.source) FILTER (WHERE employer_own(p.source_class)))::INTEGER AS reposts,
+    CASE WHEN bool_or(employer_own(p.source_class))
+         THEN bool_or(employer_own(p.source_class) AND p.status = 'listed'
                       AND p.last_seen_at >= $watermark::TIMESTAMPTZ - INTERVAL 2 DAY) END AS listed_by_employer,
     max(p.listed_at) AS last_verified_at,
     least(min(p.posted_at), min(p.first_seen_at)) AS opened_at,

@@ -58,6 +58,9 @@ CREATE OR REPLACE MACRO url_key(u) AS nullif(rtrim(replace(replace(replace(
        ELSE lower(split_part(u, '#', 1)) END,
   'https://', ''), 'http://', ''), 'www.', ''), '/?&'), '');
 
+-- A source that is the employer's own: its ATS or its careers page.
+CREATE OR REPLACE MACRO employer_own(source_class) AS source_class IN ('ats', 'employer-site');
+
 CREATE OR REPLACE MACRO work_arrangement_of(w) AS CASE
   WHEN w IS NULL THEN NULL
   WHEN plain_words(w) IN ('remote', 'fully remote', 'remote first', 'work from home', 'wfh', 'telecommute', 'virtual', 'anywhere') THEN 'remote'

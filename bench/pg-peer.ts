@@ -4,11 +4,15 @@
 // Every value is bound, LIMIT included; each kind is a named prepared statement, as a server would
 // keep them. query() times the client call alone: send, plan and run, receive and parse the rows.
 
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { fileURLToPath } from 'node:url';
 import { startEmbeddedPostgres } from '../test/support/embedded-pg.js';
+import type { BenchRequest } from './measure.js';
 import { loadSnapshotIntoPostgres, TS_CONFIG, type LoadSummary } from '../test/support/pg-catalog.js';
 
 export type PeerKind =
@@ -17,6 +21,8 @@ export type PeerParams = Record<string, string | number>;
 
 export interface PgPeer {
   load: LoadSummary;
+  /** The database's URL (the HTTP front, bench/pg-peer-http.ts, connects to it). */
+  url: string;
   /** Runs the SQL of one request; returns its wall time in milliseconds. */
   query(kind: string, params: PeerParams): Promise<number>;
   stop(): Promise<void>;
@@ -69,7 +75,7 @@ function filterConditions(params: PeerParams, values: unknown[]): string[] {
 }
 
 /** The SQL of each kind of request. */
-function statement(kind: PeerKind, params: PeerParams): Statement {
+export function statement(kind: PeerKind, params: PeerParams): Statement {
   const values: unknown[] = [];
   const bind = (value: unknown) => `$${values.push(value)}`;
   const text = String(params.text ?? '');
@@ -181,6 +187,7 @@ export async function startPgPeer(snapshotDir: string): Promise<PgPeer> {
     const connected = client;
     return {
       load,
+      url,
       async query(kind, params) {
         const { text, values } = statement(kind as PeerKind, params);
         let name = names.get(text);
@@ -201,4 +208,35 @@ export async function startPgPeer(snapshotDir: string): Promise<PgPeer> {
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
+}
+
+export interface PeerHttp {
+  url: string;
+  /** Keys of the peer's own key table, one per request in turn (as the bench spreads ours over accounts). */
+  keys: string[];
+  /** The request that asks the peer over HTTP what `query` asks PostgreSQL (measure() sends it with each of `keys` in turn). */
+  request(query: { kind: string; params: PeerParams }): BenchRequest;
+  close(): Promise<void>;
+}
+
+/** Starts the peer's HTTP front (bench/pg-peer-http.ts) in its own process, over `peer`'s database. */
+export async function startPeerHttp(peer: PgPeer, keys = 200): Promise<PeerHttp> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/pg-peer-http.ts', peer.url, String(keys)], {
+    cwd: fileURLToPath(new URL('../', import.meta.url)),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = (await once(child.stdout, 'data')) as [Buffer];
+  const started = JSON.parse(line.toString()) as { url: string; keys: string[] };
+  return {
+    ...started,
+    request: ({ kind, params }) => ({
+      url: `${started.url}/${kind}?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString()}`,
+      method: 'GET',
+      headers: { authorization: `Bearer ${started.keys[0]}` },
+    }),
+    async close() {
+      child.kill('SIGTERM');
+      await once(child, 'close');
+    },
+  };
 }

@@ -6,8 +6,9 @@
 // 3. HTTP: the real server over that catalog, each scenario (a seeded mix of requests of one route
 //    class) warmed up, then measured with 1 and with 4 concurrent clients (median, p99, requests per
 //    second, and the median catalog and metering times the server reports in Server-Timing; requests
-//    are spread over many accounts, each with its own request window); the PostgreSQL peer
-//    answers the same requests in the same run (median), and the ratios compare ours with it;
+//    are spread over many accounts, each with its own request window, and the overhead: the whole request
+//    less its catalog time); the PostgreSQL peer answers the same requests in the same run, as queries
+//    alone (the catalog ratio) and behind HTTP with as many clients (bench/pg-peer-http.ts: the ratio);
 // 4. the server's memory (RSS) with the catalog open.
 // It prints one table and writes the same figures as JSON under bench/results/.
 
@@ -18,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { benchCatalog, type CatalogRun } from './catalog.js';
 import { benchExport, feedStarts, type ExportRun } from './exports.js';
 import { measure, type Measurement } from './measure.js';
-import { startPgPeer } from './pg-peer.js';
+import { startPeerHttp, startPgPeer } from './pg-peer.js';
 import { sampleCatalog, scenarios, type Scenario } from './scenarios.js';
 import { startBenchService } from './service.js';
 
@@ -72,10 +73,14 @@ function reused(root: string): CatalogRun {
 
 interface Row extends Measurement {
   scenario: string;
+  /** PostgreSQL's median query alone (the bench process times the client call), with 1 client. */
   pgMedianMs: number | null;
-  /** Our median request over PostgreSQL's median query. */
+  /** The PostgreSQL peer behind HTTP (bench/pg-peer-http.ts): its median whole request and its rate, with as many clients. */
+  peerMedianMs: number | null;
+  peerRequestsPerSecond: number | null;
+  /** Our median request over the peer's median request: whole request against whole request. */
   ratio: number | null;
-  /** Our median catalog time (Server-Timing) over PostgreSQL's median query: both the query alone. */
+  /** Our median catalog time (Server-Timing) over PostgreSQL's median query: both the query alone (1 client). */
   catalogRatio: number | null;
 }
 const http: Row[] = [];
@@ -88,6 +93,7 @@ if (!values['skip-http']) {
   const chosen = (list: Scenario[]) => list.filter((s) => values.only === undefined || s.name.includes(values.only));
   const loadSeconds = chosen(scenarios({ url: '', key: '' }, sample, [''])).length * 2 * (Math.min(1, seconds) + seconds);
   const [service, peer] = await Promise.all([startBenchService(catalog, loadSeconds), values['skip-pg'] ? null : startPgPeer(snapshot)]);
+  const peerHttp = peer ? await startPeerHttp(peer) : null;
   try {
     for (const scenario of chosen(scenarios(service, sample, await feedStarts(service)))) {
       let i = 0;
@@ -108,12 +114,24 @@ if (!values['skip-http']) {
         await measure(next, { connections, seconds: Math.min(1, seconds), keys: service.keys }); // warm-up
         const result = await measure(next, { connections, seconds, keys: service.keys });
         if (result.failures > 0) throw new Error(`${scenario.name}: ${result.failures} of ${result.requests} responses were not 2xx`);
+        // The peer behind HTTP answers the same requests with as many clients, right after ours.
+        let peerRun: Measurement | null = null;
+        if (peerHttp && peerQueries.length > 0) {
+          let k = 0;
+          const peerNext = () => peerHttp.request(peerQueries[k++ % peerQueries.length]!);
+          await measure(peerNext, { connections, seconds: Math.min(1, seconds), keys: peerHttp.keys }); // warm-up
+          peerRun = await measure(peerNext, { connections, seconds, keys: peerHttp.keys });
+          if (peerRun.failures > 0)
+            throw new Error(`${scenario.name}: the peer failed ${peerRun.failures} of ${peerRun.requests} requests`);
+        }
         const single = connections === 1 && pgMedianMs !== null;
         http.push({
           scenario: scenario.name,
           ...result,
           pgMedianMs: single ? pgMedianMs : null,
-          ratio: single ? result.medianMs / pgMedianMs! : null,
+          peerMedianMs: peerRun?.medianMs ?? null,
+          peerRequestsPerSecond: peerRun?.requestsPerSecond ?? null,
+          ratio: peerRun ? result.medianMs / peerRun.medianMs : null,
           catalogRatio: single && result.catalogMedianMs !== null ? result.catalogMedianMs / pgMedianMs! : null,
         });
       }
@@ -124,6 +142,7 @@ if (!values['skip-http']) {
     for (let run = 0; run < runs; run++) exports.push(await benchExport(service, Math.min(100_000, jobs)));
   } finally {
     await service.close();
+    await peerHttp?.close();
     await peer?.stop();
   }
   const header = [
@@ -133,22 +152,29 @@ if (!values['skip-http']) {
     'p99 ms',
     'req/s',
     'catalog ms',
+    'overhead ms',
     'meter ms',
-    'PG median ms',
+    'peer ms',
+    'peer req/s',
     'ratio',
+    'PG query ms',
     'catalog ratio',
   ];
+  const fixed = (value: number | null, digits = 2) => (value === null ? '' : value.toFixed(digits));
   const rows = http.map((r) => [
     r.scenario,
     String(r.connections),
-    r.medianMs.toFixed(2),
-    r.p99Ms.toFixed(2),
-    r.requestsPerSecond.toFixed(0),
-    r.catalogMedianMs === null ? '' : r.catalogMedianMs.toFixed(2),
-    r.meterMedianMs === null ? '' : r.meterMedianMs.toFixed(2),
-    r.pgMedianMs === null ? '' : r.pgMedianMs.toFixed(2),
-    r.ratio === null ? '' : r.ratio.toFixed(2),
-    r.catalogRatio === null ? '' : r.catalogRatio.toFixed(2),
+    fixed(r.medianMs),
+    fixed(r.p99Ms),
+    fixed(r.requestsPerSecond, 0),
+    fixed(r.catalogMedianMs),
+    fixed(r.overheadMedianMs),
+    fixed(r.meterMedianMs),
+    fixed(r.peerMedianMs),
+    fixed(r.peerRequestsPerSecond, 0),
+    fixed(r.ratio),
+    fixed(r.pgMedianMs),
+    fixed(r.catalogRatio),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   console.log('');

@@ -1,5 +1,5 @@
 // The benchmarks: `npm run bench -- [--jobs 20000] [--seed 1] [--days 1] [--quick] [--skip-http] [--skip-pg] [--duration 10]
-// [--only trends] [--run DIR]`.
+// [--only trends [--only 'by id' ...]] [--run DIR]`.
 // 1. the corpus (generated once per --jobs, --seed and --days, then reused from bench/.cache/);
 // 2. its publications, one a day: duration and peak memory of the last `publish`, precision and recall of
 //    its merge;
@@ -32,8 +32,8 @@ const { values } = parseArgs({
     'skip-http': { type: 'boolean', default: false },
     'skip-pg': { type: 'boolean', default: false },
     duration: { type: 'string' },
-    /** Only the scenarios whose name holds this text (and no exports), e.g. --only trends. */
-    only: { type: 'string' },
+    /** Only the scenarios whose name holds one of these texts (and no exports), e.g. --only trends --only 'by id'. */
+    only: { type: 'string', multiple: true },
     /** Serve the publications already in DIR/snapshots (state in DIR/data) instead of generating and publishing. */
     run: { type: 'string' },
   },
@@ -90,7 +90,7 @@ if (!values['skip-http']) {
   const snapshot = join(catalog.snapshotsDir, 'catalog', (await readFile(join(catalog.snapshotsDir, 'catalog', 'LATEST'), 'utf8')).trim());
   const sample = await sampleCatalog(snapshot);
   // Every scenario is measured with 1 and 4 clients, each after a warm-up: the seconds of load in the run.
-  const chosen = (list: Scenario[]) => list.filter((s) => values.only === undefined || s.name.includes(values.only));
+  const chosen = (list: Scenario[]) => list.filter((s) => values.only === undefined || values.only.some((text) => s.name.includes(text)));
   const loadSeconds = chosen(scenarios({ url: '', key: '' }, sample, [''])).length * 2 * (Math.min(1, seconds) + seconds);
   const [service, peer] = await Promise.all([startBenchService(catalog, loadSeconds), values['skip-pg'] ? null : startPgPeer(snapshot)]);
   const peerHttp = peer ? await startPeerHttp(peer) : null;

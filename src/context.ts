@@ -10,6 +10,7 @@ import type { TrendsService } from './jobs/trends.js';
 import type { ChangeFeed } from './feed/feed.js';
 import type { Exports } from './exports/exports.js';
 import type { Meter } from './metering/meter.js';
+import type { Callers } from './metering/callers.js';
 import type { Ledger } from './metering/ledger.js';
 import type { CursorSigner } from './shared/cursor.js';
 import type { Stores } from './storage/stores.js';
@@ -26,6 +27,8 @@ export interface AppContext {
   feed: ChangeFeed;
   exports: Exports;
   meter: Meter;
+  /** The callers (a key and its account) this server authenticated, forgotten as soon as the store says they changed. */
+  callers: Callers;
   ledger: Ledger;
   cursors: CursorSigner;
   logger: Logger;

@@ -25,6 +25,7 @@ import { jobsSnapshotOpener } from './jobs/snapshot.js';
 import { createLogger } from './logger.js';
 import { Ledger } from './metering/ledger.js';
 import { Meter } from './metering/meter.js';
+import { Callers } from './metering/callers.js';
 import { Nodes } from './metering/nodes.js';
 import { openStores } from './storage/stores.js';
 import { PublicationMirror } from './catalog/mirror.js';
@@ -83,6 +84,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
   // The embedded store belongs to this process alone: any other server registered in it has stopped.
   const nodes = new Nodes(store, clock, logger, { leaseMs: config.nodeLeaseMs, alone: store.kind === 'pglite' });
   const meter = new Meter(store, clock, logger, nodes.id);
+  const callers = await Callers.open(store, logger);
   const ledger = new Ledger(store, engine, stores, logger, { clock });
   const runner = new ExportRunner(exports, store, jobs, engine, publications, library, clock, logger, meter, {
     leaseMs: config.exportLeaseMs,
@@ -101,6 +103,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     feed,
     exports,
     meter,
+    callers,
     ledger,
     cursors,
     logger,
@@ -126,6 +129,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       await exportsStopped;
       // Requests answered during the drain settle before the store closes.
       await meter.idle();
+      await callers.close();
       await nodes.stop();
       await ledger.stopCompacting();
       await publications.closeNow();

@@ -55,6 +55,11 @@ export class PgliteStore implements StateStore {
     );
   }
 
+  /** PGlite is in this process: a notice is delivered with the result of the statement whose commit sent it, never lost. */
+  async listen(channel: string, onNotice: (payload: string) => void): Promise<() => Promise<void>> {
+    return this.db.listen(channel, onNotice);
+  }
+
   /** A compressed copy of the whole database, to seed other stores quickly (tests). */
   async dump(): Promise<Blob> {
     return this.db.dumpDataDir('none');

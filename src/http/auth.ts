@@ -3,7 +3,7 @@
 
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../errors.js';
-import { authenticate, type Caller } from '../metering/keys.js';
+import type { Caller } from '../metering/keys.js';
 import type { AppContext } from '../context.js';
 import { throttlesOf } from '../shared/throttles.js';
 
@@ -31,7 +31,7 @@ export function apiKeyAuth(ctx: AppContext) {
     if (!presented) throw unauthorized('The Authorization header must be "Bearer <API_KEY>".', false);
     const address = clientAddress(req);
     await throttles.check('failedKeys', address);
-    const caller = await authenticate(ctx.store, presented);
+    const caller = await ctx.callers.authenticate(presented);
     if (!caller) {
       await throttles.count('failedKeys', address);
       throw unauthorized('The API key is not valid: it is malformed, unknown or revoked.', true);

@@ -131,15 +131,32 @@ export interface Caller {
   account: AccountRow;
 }
 
+/** What authentication reads of a key: its prefix, the hash of its secret, whether it is revoked, and its account. */
+export interface KeyForAuth {
+  prefix: string;
+  secret_hash: Buffer;
+  revoked_at: Date | null;
+  account: AccountRow;
+}
+
+/** The key with this id (live or revoked) and its account, or undefined. */
+export async function lookUpKey(db: Queryable, keyId: string): Promise<KeyForAuth | undefined> {
+  const [row] = await db.query<KeyRow & AccountRow & { secret_hash: Uint8Array }>(SQL.key_for_auth, [keyId]);
+  if (!row) return undefined;
+  const { key_id: _k, prefix, secret_hash, revoked_at, ...account } = row;
+  return { prefix, secret_hash: Buffer.from(secret_hash), revoked_at, account };
+}
+
+/** Whether a presented key's prefix and secret are the stored key's (compared in constant time). */
+export function secretMatches(stored: KeyForAuth, presented: ParsedKey): boolean {
+  return timingSafeEqual(stored.secret_hash, hashSecret(presented.secret)) && stored.prefix === presented.prefix;
+}
+
 /** The caller behind a presented key, or undefined for a malformed, unknown, revoked or wrong key. */
 export async function authenticate(db: Queryable, presented: string): Promise<Caller | undefined> {
   const parsed = parseKey(presented);
   if (!parsed) return undefined;
-  const { prefix, keyId, secret } = parsed;
-  const [row] = await db.query<KeyRow & AccountRow & { secret_hash: Uint8Array }>(SQL.key_for_auth, [keyId]);
-  if (!row || row.revoked_at !== null) return undefined;
-  const secretMatches = timingSafeEqual(Buffer.from(row.secret_hash), hashSecret(secret));
-  if (!secretMatches || row.prefix !== prefix) return undefined;
-  const { key_id: _k, prefix: _p, secret_hash: _s, revoked_at: _r, ...account } = row;
-  return { keyId, account };
+  const stored = await lookUpKey(db, parsed.keyId);
+  if (!stored || stored.revoked_at !== null || !secretMatches(stored, parsed)) return undefined;
+  return { keyId: parsed.keyId, account: stored.account };
 }

@@ -9,11 +9,17 @@ import { readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ObjectStore } from '../storage/object-store.js';
 import { exists, removeDeadTemporaries } from './files.js';
-import { catalogRoot, publishedNames, readCatalogManifest, registryRoot, servingFolder, snapshotDir } from './layout.js';
+import { catalogRoot, publishedNames, readCatalogManifest, registryRoot, snapshotDir } from './layout.js';
 
 const MANIFEST = 'manifest.json';
-/** Publications whose serving files are kept (the latest and those before it a lagging replica may still open). */
+/** Publications whose serving files and versions are kept (the latest and those before it a lagging replica may still open). */
 const KEEP_SERVING = 3;
+/**
+ * What only the newest publications keep: the serving files (an export created on an older one builds
+ * them back) and the versions trends read (only the latest's are read, and the next publication carries
+ * them on; ADR 0012), about 200 MB a publication at a million jobs.
+ */
+const PRUNED = ['serving', 'trends'];
 /** Files copied at once. */
 const PARALLEL = 4;
 
@@ -71,11 +77,12 @@ export class PublicationMirror {
     // Whole or not at all: every file the manifest names is in the store at its size (a publisher
     // racing another could have had part of it deleted), or the copy is refused.
     const sizes = new Map(objects.map((o) => [o.key, o.size]));
-    // An older publication's serving files may have been pruned (all of them): a server builds them again.
-    const pruned = !objects.some((o) => o.key.startsWith(`${prefix}serving/`));
+    // An older publication's serving files and versions may have been pruned (each folder whole): a server
+    // builds the serving files again, and trends read only the latest's versions.
+    const pruned = PRUNED.filter((folder) => !objects.some((o) => o.key.startsWith(`${prefix}${folder}/`)));
     for (const [name, { bytes }] of Object.entries(listed.files ?? {})) {
       const key = `${prefix}${name}`;
-      if (pruned && name.startsWith('serving/')) continue;
+      if (pruned.some((folder) => name.startsWith(`${folder}/`))) continue;
       if (wanted(key) && sizes.get(key) !== bytes)
         throw new Error(
           `${this.store.location}${key} is ${sizes.has(key) ? `${sizes.get(key)} bytes where its manifest says ${bytes}` : 'missing'}: the publication is not whole`,
@@ -114,27 +121,29 @@ export class PublicationMirror {
   }
 
   /**
-   * Removes the serving files of this node's copies of publications older than the `keep` newest up to
-   * `current` (they are read again only by an export created on one, which builds them back).
+   * Removes the serving files and versions of this node's copies of publications older than the `keep`
+   * newest up to `current` (the serving files are read again only by an export created on one, which
+   * builds them back).
    */
   async trim(current: string, keep = KEEP_SERVING): Promise<void> {
     if (!this.remote) return;
     const older = (await publishedNames(catalogRoot(this.snapshotsDir))).filter((name) => name <= current);
-    for (const name of older.slice(0, Math.max(0, older.length - keep)))
-      await rm(servingFolder(snapshotDir(this.snapshotsDir, name)), { recursive: true, force: true });
+    for (const name of older.slice(0, Math.max(0, older.length - keep))) await removePruned(snapshotDir(this.snapshotsDir, name));
   }
 
   /**
-   * The publisher's part: removes from the store the serving files of publications older than the
-   * `keep` newest (and from this node's copy).
+   * The publisher's part: removes from the store the serving files and versions of publications older
+   * than the `keep` newest (and from this node's copy).
    */
   async pruneServing(keep = KEEP_SERVING): Promise<void> {
     const objects = await this.store.list('catalog/');
     const names = [...new Set(objects.map((o) => o.key.split('/')[1]!).filter((n) => n !== 'LATEST' && !n.startsWith('.')))].sort();
     const old = new Set(names.slice(0, Math.max(0, names.length - keep)));
     if (this.remote)
-      await this.store.delete(objects.filter((o) => old.has(o.key.split('/')[1]!) && o.key.split('/')[2] === 'serving').map((o) => o.key));
-    for (const name of old) await rm(servingFolder(snapshotDir(this.snapshotsDir, name)), { recursive: true, force: true });
+      await this.store.delete(
+        objects.filter((o) => old.has(o.key.split('/')[1]!) && PRUNED.includes(o.key.split('/')[2]!)).map((o) => o.key),
+      );
+    for (const name of old) await removePruned(snapshotDir(this.snapshotsDir, name));
   }
 
   /** The commit: catalog/LATEST names `watermark` (and so, through its manifest, its registry release). */
@@ -156,4 +165,9 @@ export class PublicationMirror {
   get catalogFolder(): string {
     return catalogRoot(this.snapshotsDir);
   }
+}
+
+/** Removes what only the newest publications keep from the local folder of an older one. */
+async function removePruned(dir: string): Promise<void> {
+  for (const folder of PRUNED) await rm(join(dir, folder), { recursive: true, force: true });
 }

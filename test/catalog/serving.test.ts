@@ -140,10 +140,13 @@ describe('serving publications', function () {
       'title.index',
       'description.index',
     ]);
-    // Only the newest three publications keep their serving files; every one keeps its feed.
+    // Only the newest three publications keep their serving files and the versions trends read; every
+    // one keeps its feed.
     const catalog = join(app.config.snapshotsDir, 'catalog');
-    expect(await readdir(join(catalog, cutoffOf(2)))).to.not.include('serving');
-    expect(await readdir(join(catalog, cutoffOf(3)))).to.include.members(['serving', 'feed']);
+    const older = await readdir(join(catalog, cutoffOf(2)));
+    expect(older).to.not.include('serving');
+    expect(older).to.not.include('trends');
+    expect(await readdir(join(catalog, cutoffOf(3)))).to.include.members(['serving', 'trends', 'feed']);
     expect(await readdir(join(catalog, cutoffOf(2)))).to.include('feed');
   });
 });

@@ -22,9 +22,15 @@ describe('the publication mirror', () => {
     store = new FolderStore(join(root, 'store'));
     const dir = join(publisher, 'catalog', WATERMARK);
     await mkdir(join(dir, 'serving'), { recursive: true });
+    await mkdir(join(dir, 'trends'), { recursive: true });
     await writeFile(join(dir, 'serving', 'documents.jsonl'), DOCUMENTS);
+    await writeFile(join(dir, 'trends', 'versions.parquet'), 'PAR1');
     await writeFile(join(dir, 'jobs.parquet'), 'PAR1');
-    const files = { 'jobs.parquet': { rows: -1, bytes: 4 }, 'serving/documents.jsonl': { rows: -1, bytes: DOCUMENTS.length } };
+    const files = {
+      'jobs.parquet': { rows: -1, bytes: 4 },
+      'serving/documents.jsonl': { rows: -1, bytes: DOCUMENTS.length },
+      'trends/versions.parquet': { rows: -1, bytes: 4 },
+    };
     await writeFile(join(dir, 'manifest.json'), JSON.stringify({ watermark: WATERMARK, files }));
     await new PublicationMirror(store, publisher).push(`catalog/${WATERMARK}/`, [...Object.keys(files), 'manifest.json']);
   });
@@ -46,5 +52,18 @@ describe('the publication mirror', () => {
     expect(await fetchError()).to.match(/documents\.jsonl is 15 bytes where its manifest says 30: the publication is not whole/);
     await store.delete([`catalog/${WATERMARK}/jobs.parquet`]);
     expect(await fetchError()).to.match(/jobs\.parquet is missing: the publication is not whole/);
+  });
+
+  it('copies an older publication whose serving files and versions the publisher pruned, without them', async () => {
+    await new PublicationMirror(store, await tempDir('publisher-copy')).pruneServing(0);
+    expect((await store.list(`catalog/${WATERMARK}/`)).map((o) => o.key)).to.deep.equal([
+      `catalog/${WATERMARK}/jobs.parquet`,
+      `catalog/${WATERMARK}/manifest.json`,
+    ]);
+    const dir = (await new PublicationMirror(store, replica).fetchCatalog(WATERMARK))!;
+    expect(await readFile(join(dir, 'jobs.parquet'), 'utf8')).to.equal('PAR1');
+    // A folder pruned in part is not a pruned folder: the copy is refused.
+    await store.put(`catalog/${WATERMARK}/trends/texts.parquet`, 'PAR1');
+    expect(await fetchError()).to.match(/trends\/versions\.parquet is missing: the publication is not whole/);
   });
 });

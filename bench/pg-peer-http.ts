@@ -12,20 +12,10 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { statement, type PeerKind, type PeerParams } from './pg-peer.js';
+import { PEER_KINDS, prepared, type PeerKind, type PeerParams } from './pg-peer.js';
 
 const PAGE = 50;
-const KINDS = new Set<string>([
-  'by_id',
-  'page',
-  'filtered_page',
-  'search_title',
-  'search_q',
-  'search_description',
-  'search_advanced',
-  'count',
-  'count_text',
-]);
+const KINDS = new Set<string>(PEER_KINDS);
 const KEY = /^Bearer peer_([0-9a-f]{16})\.([0-9a-f]{32})$/;
 
 const [url, keyCount] = process.argv.slice(2);
@@ -68,18 +58,13 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-const names = new Map<string, string>();
-
 async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const target = new URL(req.url ?? '/', 'http://peer');
   const kind = target.pathname.slice(1);
   if (!KINDS.has(kind)) return send(res, 404, { error: 'not_found' });
   if ((await authenticate(req.headers.authorization)) === undefined) return send(res, 401, { error: 'invalid_api_key' });
   const params: PeerParams = Object.fromEntries(target.searchParams);
-  const { text, values } = statement(kind as PeerKind, params);
-  let name = names.get(text);
-  if (name === undefined) names.set(text, (name = `peer_${names.size}`));
-  const { rows } = await pool.query<Record<string, unknown>>({ name, text, values });
+  const { rows } = await pool.query<Record<string, unknown>>(prepared(kind as PeerKind, params));
   if (kind === 'by_id') return rows[0] ? send(res, 200, rows[0]) : send(res, 404, { error: 'job_not_found' });
   if (kind === 'count' || kind === 'count_text') return send(res, 200, { count: Number(rows[0]!.count) });
   send(res, 200, { data: rows.slice(0, PAGE), has_more: rows.length > PAGE });

@@ -15,8 +15,18 @@ import { startEmbeddedPostgres } from '../test/support/embedded-pg.js';
 import type { BenchRequest } from './measure.js';
 import { loadSnapshotIntoPostgres, TS_CONFIG, type LoadSummary } from '../test/support/pg-catalog.js';
 
-export type PeerKind =
-  'by_id' | 'page' | 'filtered_page' | 'search_title' | 'search_q' | 'search_description' | 'search_advanced' | 'count' | 'count_text';
+export const PEER_KINDS = [
+  'by_id',
+  'page',
+  'filtered_page',
+  'search_title',
+  'search_q',
+  'search_description',
+  'search_advanced',
+  'count',
+  'count_text',
+] as const;
+export type PeerKind = (typeof PEER_KINDS)[number];
 export type PeerParams = Record<string, string | number>;
 
 export interface PgPeer {
@@ -74,8 +84,19 @@ function filterConditions(params: PeerParams, values: unknown[]): string[] {
   return conditions;
 }
 
+/** The names of the statements prepared so far, by their text: one named statement per text, as a server keeps them. */
+const preparedNames = new Map<string, string>();
+
+/** The request's SQL as a named prepared statement (pg prepares it on each connection on its first use). */
+export function prepared(kind: PeerKind, params: PeerParams): Statement & { name: string } {
+  const { text, values } = statement(kind, params);
+  let name = preparedNames.get(text);
+  if (name === undefined) preparedNames.set(text, (name = `peer_${preparedNames.size}`));
+  return { name, text, values };
+}
+
 /** The SQL of each kind of request. */
-export function statement(kind: PeerKind, params: PeerParams): Statement {
+function statement(kind: PeerKind, params: PeerParams): Statement {
   const values: unknown[] = [];
   const bind = (value: unknown) => `$${values.push(value)}`;
   const text = String(params.text ?? '');
@@ -183,17 +204,14 @@ export async function startPgPeer(snapshotDir: string): Promise<PgPeer> {
     await client.connect();
     // VACUUM sets the visibility map, so counts can be answered from the indexes alone.
     await client.query('VACUUM ANALYZE jobs');
-    const names = new Map<string, string>();
     const connected = client;
     return {
       load,
       url,
       async query(kind, params) {
-        const { text, values } = statement(kind as PeerKind, params);
-        let name = names.get(text);
-        if (name === undefined) names.set(text, (name = `peer_${names.size}`));
+        const query = prepared(kind as PeerKind, params);
         const started = performance.now();
-        await connected.query({ name, text, values });
+        await connected.query(query);
         return performance.now() - started;
       },
       async stop() {

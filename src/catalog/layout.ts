@@ -75,11 +75,14 @@ export interface CatalogManifest {
   serving_files?: boolean;
 }
 
+/** The names of a publication's folders of serving files and of the versions its trends read. */
+export const SERVING = 'serving';
+export const TRENDS = 'trends';
 /** The folders of a publication holding its serving files (serving_files). */
-export const servingFolder = (dir: string) => join(dir, 'serving');
+export const servingFolder = (dir: string) => join(dir, SERVING);
 export const feedFolder = (dir: string) => join(dir, 'feed');
 /** The folder of a publication holding the versions its trends read (docs/adr/0012-trends.md); absent before them. */
-export const trendsFolder = (dir: string) => join(dir, 'trends');
+export const trendsFolder = (dir: string) => join(dir, TRENDS);
 
 export async function readCatalogManifest(dir: string): Promise<CatalogManifest> {
   return JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as CatalogManifest;

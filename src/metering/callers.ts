@@ -8,7 +8,7 @@
 
 import type { Logger } from 'pino';
 import type { StateStore } from '../db/state-store.js';
-import { authenticate, lookUpKey, parseKey, secretMatches, type Caller, type KeyForAuth } from './keys.js';
+import { lookUpKey, parseKey, secretMatches, type Caller, type KeyForAuth } from './keys.js';
 
 const CHANNEL = 'jps_callers';
 /** At most this many keys are remembered; the oldest are forgotten first. */
@@ -45,8 +45,8 @@ export class Callers {
   async authenticate(presented: string): Promise<Caller | undefined> {
     const parsed = parseKey(presented);
     if (!parsed) return undefined;
-    if (!this.listening) return authenticate(this.store, presented);
-    let row = this.keys.get(parsed.keyId);
+    // While notices may be missed (not listening), every key is read and none remembered.
+    let row = this.listening ? this.keys.get(parsed.keyId) : undefined;
     if (!row) {
       const seen = this.changes;
       row = await lookUpKey(this.store, parsed.keyId);

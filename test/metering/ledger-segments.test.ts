@@ -13,7 +13,7 @@ import type { StateStore } from '../../src/db/state-store.js';
 import { QueryEngine } from '../../src/db/engine.js';
 import { Ledger, type LedgerOptions } from '../../src/metering/ledger.js';
 import { OPEN_DAY_BATCH, type Step } from '../../src/metering/ledger-segments.js';
-import { freshStore, tempDir } from '../support/app.js';
+import { freshStore, releaseStore, tempDir } from '../support/app.js';
 import { testPostgres } from '../support/postgres.js';
 
 const DAY1 = '2026-11-20';
@@ -52,7 +52,7 @@ describe('ledger segments', function () {
     ledger = open();
   });
   afterEach(async () => {
-    await store.close();
+    await releaseStore(store);
     await rm(dir, { recursive: true, force: true });
   });
 

@@ -86,6 +86,11 @@ async function recycle(store: PgliteStore): Promise<void> {
   await store.close().catch(() => undefined);
 }
 
+/** Gives back a store of freshStore() (or closes a PostgreSQL one): the next freshStore() takes it emptied. */
+export async function releaseStore(store: StateStore): Promise<void> {
+  await (store instanceof PgliteStore ? recycle(store) : store.close());
+}
+
 let databases = 0;
 
 /** A migrated empty database on the test PostgreSQL server. */
@@ -189,7 +194,7 @@ export async function startTestApp(
     },
     async close() {
       await app.service.close();
-      if (!shared) await (store instanceof PgliteStore ? recycle(store) : store.close());
+      if (!shared) await releaseStore(store);
       await rm(root, { recursive: true, force: true });
     },
   };

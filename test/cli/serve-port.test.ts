@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config.js';
 import { openState } from '../../src/db/open-state.js';
 import { startService } from '../../src/service.js';
-import { tempDir } from '../support/app.js';
+import { seededDataDir, tempDir } from '../support/app.js';
 import { cliEntry } from '../support/cli.js';
 
 /** A listener holding a free port of 127.0.0.1, as another program would. */
@@ -72,7 +72,8 @@ describe('serve on a port already in use', function () {
     const probe = await holdPort();
     const port = portOf(probe);
     await new Promise((done) => probe.close(done));
-    const dataDir = join(root, 'data');
+    // Its store already made, as a restarted server finds it: still opening when the port is taken below.
+    const dataDir = await seededDataDir(join(root, 'data'));
     const config = { ...loadConfig({}, {}), port, dataDir, snapshotsDir: join(root, 'snapshots'), logLevel: 'silent', ledgerCompactMs: 0 };
     const starting = startService(config);
     starting.catch(() => undefined);

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateCorpus } from '../../src/catalog/generator/corpus.js';
-import { tempDir } from '../support/app.js';
+import { seededDataDir, tempDir } from '../support/app.js';
 import { cliEntry, runCli } from '../support/cli.js';
 
 interface LogLine {
@@ -47,7 +47,8 @@ describe('serve: progress while a catalog snapshot opens', function () {
   });
 
   it('logs what it is doing and how far every --progress-log-ms, and npm start (--demo) writes the same lines readable on stderr', async () => {
-    const dirs = ['--data-dir', join(root, 'data'), '--snapshots-dir', join(root, 'snapshots')];
+    // A data folder whose store is already made (the first command's 3 s of making one is not under test here).
+    const dirs = ['--data-dir', await seededDataDir(join(root, 'data')), '--snapshots-dir', join(root, 'snapshots')];
     await generateCorpus({ jobs: 1000, seed: 3, days: 1, start: '2026-11-18' }, join(root, 'corpus'), { workers: 0 });
     const published = await runCli(['publish', '--input', join(root, 'corpus', 'day-001'), '--json', ...dirs]);
     expect(published.code, published.stderr).to.equal(0);

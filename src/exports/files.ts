@@ -27,6 +27,8 @@ export interface Renderer {
 /** This server's temporary file of file n, in an export's working folder. */
 export const temporary = (folder: string, n: number) => join(folder, `.tmp-${n}`);
 
+const NEWLINE = Buffer.from('\n');
+
 /** Writes the jobs `docs` of snapshot `s` to `path` in the request's format; its size and sha256. */
 export async function writeJobsFile(
   r: Renderer,
@@ -40,7 +42,7 @@ export async function writeJobsFile(
     async function* lines() {
       for (let at = 0; at < docs.length; at += BATCH) {
         const batch = await r.jobs.render(s, r.registry, docs.slice(at, at + BATCH), request);
-        yield `${batch.join('\n')}\n`;
+        yield Buffer.concat(batch.flatMap((line) => [line, NEWLINE]));
       }
     }
     const hashing = new Transform({

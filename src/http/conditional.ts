@@ -7,7 +7,7 @@ import { hash } from 'node:crypto';
 import type { Request, Response } from 'express';
 
 /** The strong entity tag of a body: its SHA-256, quoted. */
-export function etagOf(body: string): string {
+export function etagOf(body: string | Buffer): string {
   return `"${hash('sha256', body, 'base64url').slice(0, 27)}"`;
 }
 

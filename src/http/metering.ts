@@ -146,7 +146,7 @@ export async function settleError(ctx: AppContext, res: Response, status: number
  * charged nothing (spec 8.2: a response without records uses none; in the requests model it is not paid
  * either): the call still counts one request.
  */
-export async function sendCharged(ctx: AppContext, res: Response, records: number, body: string, type = 'json'): Promise<void> {
+export async function sendCharged(ctx: AppContext, res: Response, records: number, body: string | Buffer, type = 'json'): Promise<void> {
   if (isConditional(res.req, res)) {
     const etag = etagOf(body);
     res.setHeader('ETag', etag);

@@ -26,7 +26,8 @@ import type { JobsSnapshot } from './snapshot.js';
 
 /** A response body, serialised: the jobs' JSON is spliced from the documents file as it is. */
 export interface JsonBody {
-  json: string;
+  /** The answer's JSON as UTF-8 bytes: job documents are spliced into it as the documents file holds them. */
+  json: Buffer;
   /** Jobs in the body: each counts one record (spec 8.2). */
   records: number;
 }
@@ -166,7 +167,8 @@ export class JobsService {
       next_cursor: more ? this.cursors.sign(scope, positions[o.limit - 1]!) : null,
       snapshot_watermark: s.watermark,
     });
-    return { json: `{"data":[${data.join(',')}],${tail.slice(1)}`, records: data.length };
+    const items = data.flatMap((job, i) => (i === 0 ? [job] : [COMMA, job]));
+    return { json: Buffer.concat([DATA_LIST, ...items, Buffer.from(`],${tail.slice(1)}`)]), records: data.length };
   }
 
   /**
@@ -264,22 +266,27 @@ export class JobsService {
     }
     if (o.descriptionFormat === 'html') throw new ApiError('format_unavailable');
     const [data] = await this.render(s, registry, [doc], o);
-    return { json: `{"data":${data!},${JSON.stringify({ snapshot_watermark: s.watermark }).slice(1)}`, records: 1 };
+    const tail = Buffer.from(`,${JSON.stringify({ snapshot_watermark: s.watermark }).slice(1)}`);
+    return { json: Buffer.concat([DATA, data!, tail]), records: 1 };
   }
 
-  /** The jobs as JSON, in the shape asked for: fields, include=company / source_data. */
+  /**
+   * The jobs as JSON (UTF-8 bytes), in the shape asked for: fields, include=company / source_data. The
+   * default shape is the documents file's bytes, never decoded: a page built as one string of 150 KB or
+   * more took a fresh large-object allocation, about 3 ms a page of 50, ten times this.
+   */
   async render(
     s: JobsSnapshot,
     registry: RegistryRelease | null,
     docs: number[],
     o: Pick<ListOptions, 'fields' | 'include'>,
-  ): Promise<string[]> {
+  ): Promise<Buffer[]> {
     const onlyIds = o.fields !== null && o.fields.length === 1 && o.fields[0] === 'job_id';
-    if (onlyIds) return docs.map((d) => JSON.stringify({ job_id: s.jobIds[d] }));
+    if (onlyIds) return docs.map((d) => Buffer.from(JSON.stringify({ job_id: s.jobIds[d] })));
     const lines = await s.readDocuments(docs);
     // The default shape is the documents file's: spliced as it is, without parsing.
-    if (o.fields === null && o.include.length === 0) return lines.map(withoutUnstatedArrangement);
-    const jobs = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    if (o.fields === null && o.include.length === 0) return lines.map(withoutUnstatedArrangementBytes);
+    const jobs = lines.map((line) => JSON.parse(line.toString('utf8')) as Record<string, unknown>);
     if (o.include.includes('source_data')) {
       const sourceData = await s.readSourceData(docs);
       jobs.forEach((job, i) => (job.postings as Record<string, unknown>[]).forEach((p, k) => (p.source_data = sourceData[i]![k])));
@@ -291,7 +298,7 @@ export class JobsService {
           jobs.map((j) => j.company_id as string | null),
         )
       : new Map<string, unknown>();
-    return jobs.map((job) => JSON.stringify(shape(job, o, companies)));
+    return jobs.map((job) => Buffer.from(JSON.stringify(shape(job, o, companies))));
   }
 
   private async companies(registry: RegistryRelease | null, ids: (string | null)[]): Promise<Map<string, unknown>> {
@@ -377,7 +384,18 @@ export function textParts(f: JobFilters): { fields: ('title' | 'description')[];
  * work_arrangement is absent when the source does not say (spec 2.1); the documents file writes null.
  * The key and its null are exactly this text at the top level (inside a JSON string a quote is escaped).
  */
-export const withoutUnstatedArrangement = (line: string) => line.replace('"work_arrangement":null,', '');
+const UNSTATED_ARRANGEMENT = '"work_arrangement":null,';
+export const withoutUnstatedArrangement = (line: string) => line.replace(UNSTATED_ARRANGEMENT, '');
+const UNSTATED_ARRANGEMENT_BYTES = Buffer.from(UNSTATED_ARRANGEMENT);
+function withoutUnstatedArrangementBytes(line: Buffer): Buffer {
+  const at = line.indexOf(UNSTATED_ARRANGEMENT_BYTES);
+  return at === -1 ? line : Buffer.concat([line.subarray(0, at), line.subarray(at + UNSTATED_ARRANGEMENT_BYTES.length)]);
+}
+
+/** The bytes a body of jobs is spliced from. */
+const DATA = Buffer.from('{"data":');
+const DATA_LIST = Buffer.from('{"data":[');
+const COMMA = Buffer.from(',');
 
 /** A job document cut to the projection. */
 function shape(

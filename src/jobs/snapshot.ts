@@ -5,7 +5,7 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeDeadTemporaries } from '../catalog/files.js';
-import { lineFile, readLines, writeOnce } from './line-file.js';
+import { lineFile, readLineBytes, readLines, writeOnce } from './line-file.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import { CATALOG_FORMAT, readCatalogManifest, servingFolder, type CatalogManifest } from '../catalog/layout.js';
@@ -57,8 +57,8 @@ export interface JobsSnapshot extends CatalogSnapshot {
   docById: Map<string, number>;
   title: InvertedIndex;
   description: InvertedIndex;
-  /** The jobs as JSON, as the API returns them by default (no source_data), in the order of `docs`. */
-  readDocuments(docs: readonly number[]): Promise<string[]>;
+  /** The jobs as JSON (UTF-8 bytes), as the API returns them by default (no source_data), in the order of `docs`. */
+  readDocuments(docs: readonly number[]): Promise<Buffer[]>;
   /** Per job, the source_data of its postings, in posting order. */
   readSourceData(docs: readonly number[]): Promise<Record<string, unknown>[][]>;
   /** The versions GET /v1/jobs/trends reads; null for a publication made before trends. */
@@ -136,7 +136,7 @@ export function jobsSnapshotOpener(
       title,
       description,
       trends,
-      readDocuments: (docs) => Promise.resolve(readLines(documents, docs)),
+      readDocuments: (docs) => Promise.resolve(readLineBytes(documents, docs)),
       readSourceData: (docs) =>
         Promise.resolve(readLines(sourceData, docs).map((line) => (JSON.parse(line) as { s: Record<string, unknown>[] }).s)),
       close: async () => {

@@ -23,7 +23,7 @@ export interface SavedFile {
 
 /** A file being written: lines appended, then kept (published to the session) or dropped. */
 export interface FileWriter {
-  append(lines: string[]): Promise<void>;
+  append(lines: Buffer[]): Promise<void>;
   keep(): Promise<SavedFile>;
   drop(): Promise<void>;
 }
@@ -50,12 +50,14 @@ export function fileNotFound(fileId: string): ApiError {
 /** A JSON Lines file being written on local disk, with the byte offset of each line. */
 export interface JsonLinesFile {
   readonly path: string;
-  append(lines: string[]): Promise<void>;
+  append(lines: Buffer[]): Promise<void>;
   /** Closes the file: the offset of each line, then the file's size. */
   finish(): Promise<number[]>;
   /** Closes and deletes it. */
   drop(): Promise<void>;
 }
+
+const NEWLINE = Buffer.from('\n');
 
 export async function writeJsonLines(path: string): Promise<JsonLinesFile> {
   await mkdir(dirname(path), { recursive: true });
@@ -71,8 +73,8 @@ export async function writeJsonLines(path: string): Promise<JsonLinesFile> {
     path,
     append: async (lines) => {
       if (lines.length === 0) return;
-      for (const line of lines) offsets.push(offsets[offsets.length - 1]! + Buffer.byteLength(line) + 1);
-      await handle.write(`${lines.join('\n')}\n`);
+      for (const line of lines) offsets.push(offsets[offsets.length - 1]! + line.length + 1);
+      await handle.write(Buffer.concat(lines.flatMap((line) => [line, NEWLINE])));
     },
     finish: async () => {
       await close();

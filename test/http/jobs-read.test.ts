@@ -534,6 +534,19 @@ describe('jobs read API', function () {
       expect(shaped.body.data).to.deep.equal({ job_id: planner.job_id, title: 'Logistics Planner' });
     });
 
+    it('answers a page and a job as JSON in UTF-8, each job of a page as it is alone', async () => {
+      const headers = { authorization: `Bearer ${key}` };
+      const page = await fetch(`${app.url}/v1/jobs?limit=50`, { headers });
+      expect(page.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+      const jobs = ((await page.json()) as Page).data;
+      expect(jobs).to.have.length.above(1);
+      for (const job of jobs) {
+        const one = await fetch(`${app.url}/v1/jobs/${job.job_id}`, { headers });
+        expect(one.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+        expect(((await one.json()) as { data: Job }).data).to.deep.equal(job);
+      }
+    });
+
     it('says in Server-Timing how long the catalog took to answer, and metering: every answer is settled before it is sent', async () => {
       for (const path of ['/v1/jobs?q=planner', '/v1/jobs/count', `/v1/jobs/${byTitle.get('Dispatcher')!.job_id}`]) {
         const r = await app.api.get(path, { key });

@@ -166,7 +166,7 @@ async function page(
   return onCatalog(ctx, async (s) => {
     const body = await ctx.jobs.list(s, ctx.publications.registry, 'MCP search_jobs', filters, options);
     const { count } = await ctx.jobs.count(s, filters, undefined);
-    const { data, next_cursor, snapshot_watermark } = JSON.parse(body.json) as {
+    const { data, next_cursor, snapshot_watermark } = JSON.parse(body.json.toString('utf8')) as {
       data: Parameters<typeof compactJob>[0][];
       next_cursor: string | null;
       snapshot_watermark: string;
@@ -239,7 +239,7 @@ const getJob: Tool = {
         // A merged job's redirect names the job that survives it: one step (HTTP answers it with 308).
         if ('redirect' in found) found = await call.ctx.jobs.one(s, registry, found.redirect, options);
         if ('redirect' in found) throw new Error(`job ${asked} redirects more than once`);
-        const { data } = JSON.parse(found.json) as { data: { job_id: string; description?: unknown } };
+        const { data } = JSON.parse(found.json.toString('utf8')) as { data: { job_id: string; description?: unknown } };
         const output = { job: data, ...(data.job_id !== asked ? { merged_from: asked } : {}), snapshot_watermark: s.watermark };
         withinBudget(output, [data], args.max_chars as number | undefined);
         return { records: 1, output };

@@ -13,7 +13,7 @@ import type { SnapshotOpener } from '../catalog/watcher.js';
 import { ApiError, invalidRequest } from '../errors.js';
 import type { CursorSigner } from '../shared/cursor.js';
 import type { QueryEngine } from '../db/engine.js';
-import { withoutUnstatedArrangement } from '../jobs/service.js';
+import { jsonList, withoutUnstatedArrangement } from '../jobs/service.js';
 import { withProgress, type ProgressOptions } from '../jobs/open-progress.js';
 import { EVENT_TYPES, NO_COMPANY, openSegment, type EventType, type FeedSegment } from './segment.js';
 
@@ -30,7 +30,8 @@ export interface ChangesRequest {
 }
 
 export interface ChangesPage {
-  json: string;
+  /** The page's JSON as UTF-8 bytes: the events spliced into it as the feed's files hold them. */
+  json: Buffer;
   /** Events in the page: each counts one record. */
   events: number;
 }
@@ -175,7 +176,7 @@ export class ChangeFeed {
     const last = page.at(-1);
     const resumeAt = more ? last!.segment.firstSeq + last!.index + 1 : Math.max(position, end);
 
-    const lines: string[] = [];
+    const lines: Buffer[] = [];
     for (let from = 0; from < page.length;) {
       let to = from;
       while (to + 1 < page.length && page[to + 1]!.segment === page[from]!.segment) to++;
@@ -189,18 +190,18 @@ export class ChangeFeed {
       has_more: more,
       snapshot_watermark: snapshot.watermark,
     });
-    return { json: `{"data":[${lines.join(',')}],${tail.slice(1)}`, events: page.length };
+    return { json: jsonList(lines, tail), events: page.length };
   }
 }
 
 /** The events with their postings' source_data. */
-function withSourceData(segment: FeedSegment, at: number[]): string[] {
+function withSourceData(segment: FeedSegment, at: number[]): Buffer[] {
   const sourceData = segment.readSourceData(at);
   return segment.readEvents(at).map((line, i) => {
-    const event = JSON.parse(line) as { job: { work_arrangement?: unknown; postings: Record<string, unknown>[] } };
+    const event = JSON.parse(line.toString('utf8')) as { job: { work_arrangement?: unknown; postings: Record<string, unknown>[] } };
     if (event.job.work_arrangement === null) delete event.job.work_arrangement;
     event.job.postings.forEach((p, k) => (p.source_data = sourceData[i]![k]));
-    return JSON.stringify(event);
+    return Buffer.from(JSON.stringify(event));
   });
 }
 

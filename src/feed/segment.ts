@@ -10,7 +10,7 @@ import type { CatalogManifest } from '../catalog/layout.js';
 import { namedQueries, namedScripts } from '../db/sql-files.js';
 import type { QueryEngine } from '../db/engine.js';
 import { exists, removeDeadTemporaries } from '../catalog/files.js';
-import { lineFile, readLines, writeOnce, type LineFile } from '../jobs/line-file.js';
+import { lineFile, readLineBytes, readLines, writeOnce, type LineFile } from '../jobs/line-file.js';
 import { sqlString as quote } from '../db/sql-literal.js';
 
 const SQL = namedQueries('serve/events.sql', ['lines', 'heads', 'source_data', 'index']);
@@ -33,8 +33,8 @@ export interface FeedSegment {
   types: Uint8Array;
   /** Per event, its job's company as a code of the feed's company table (NO_COMPANY for none). */
   companies: Int32Array;
-  /** The events as the feed returns them, without source_data. */
-  readEvents(events: readonly number[]): string[];
+  /** The events as the feed returns them (JSON, UTF-8 bytes), without source_data. */
+  readEvents(events: readonly number[]): Buffer[];
   /** Per event, the source_data of its job's postings, in posting order. */
   readSourceData(events: readonly number[]): Record<string, unknown>[][];
   /** Closes its files. */
@@ -85,7 +85,7 @@ export async function openSegment(
     count,
     types,
     companies,
-    readEvents: (at) => readLines(events, at),
+    readEvents: (at) => readLineBytes(events, at),
     readSourceData: (at) => readLines(sourceData, at).map((line) => (JSON.parse(line) as { s: Record<string, unknown>[] }).s),
     close: async () => {
       await events.handle.close();

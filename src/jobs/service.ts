@@ -167,8 +167,7 @@ export class JobsService {
       next_cursor: more ? this.cursors.sign(scope, positions[o.limit - 1]!) : null,
       snapshot_watermark: s.watermark,
     });
-    const items = data.flatMap((job, i) => (i === 0 ? [job] : [COMMA, job]));
-    return { json: Buffer.concat([DATA_LIST, ...items, Buffer.from(`],${tail.slice(1)}`)]), records: data.length };
+    return { json: jsonList(data, tail), records: data.length };
   }
 
   /**
@@ -285,7 +284,7 @@ export class JobsService {
     if (onlyIds) return docs.map((d) => Buffer.from(JSON.stringify({ job_id: s.jobIds[d] })));
     const lines = await s.readDocuments(docs);
     // The default shape is the documents file's: spliced as it is, without parsing.
-    if (o.fields === null && o.include.length === 0) return lines.map(withoutUnstatedArrangementBytes);
+    if (o.fields === null && o.include.length === 0) return lines.map(withoutUnstatedArrangement);
     const jobs = lines.map((line) => JSON.parse(line.toString('utf8')) as Record<string, unknown>);
     if (o.include.includes('source_data')) {
       const sourceData = await s.readSourceData(docs);
@@ -384,18 +383,20 @@ export function textParts(f: JobFilters): { fields: ('title' | 'description')[];
  * work_arrangement is absent when the source does not say (spec 2.1); the documents file writes null.
  * The key and its null are exactly this text at the top level (inside a JSON string a quote is escaped).
  */
-const UNSTATED_ARRANGEMENT = '"work_arrangement":null,';
-export const withoutUnstatedArrangement = (line: string) => line.replace(UNSTATED_ARRANGEMENT, '');
-const UNSTATED_ARRANGEMENT_BYTES = Buffer.from(UNSTATED_ARRANGEMENT);
-function withoutUnstatedArrangementBytes(line: Buffer): Buffer {
-  const at = line.indexOf(UNSTATED_ARRANGEMENT_BYTES);
-  return at === -1 ? line : Buffer.concat([line.subarray(0, at), line.subarray(at + UNSTATED_ARRANGEMENT_BYTES.length)]);
+const UNSTATED_ARRANGEMENT = Buffer.from('"work_arrangement":null,');
+export function withoutUnstatedArrangement(line: Buffer): Buffer {
+  const at = line.indexOf(UNSTATED_ARRANGEMENT);
+  return at === -1 ? line : Buffer.concat([line.subarray(0, at), line.subarray(at + UNSTATED_ARRANGEMENT.length)]);
 }
 
-/** The bytes a body of jobs is spliced from. */
 const DATA = Buffer.from('{"data":');
 const DATA_LIST = Buffer.from('{"data":[');
 const COMMA = Buffer.from(',');
+
+/** `{"data":[items...],` and the rest of `tail` (a JSON object's text): a body of jobs or events, as bytes. */
+export function jsonList(items: Buffer[], tail: string): Buffer {
+  return Buffer.concat([DATA_LIST, ...items.flatMap((item, i) => (i === 0 ? [item] : [COMMA, item])), Buffer.from(`],${tail.slice(1)}`)]);
+}
 
 /** A job document cut to the projection. */
 function shape(

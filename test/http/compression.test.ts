@@ -122,7 +122,7 @@ describe('compression of JSON answers (gzip and brotli, negotiated)', function (
     feed.page = async (...args: Parameters<typeof feed.page>) => {
       delete (feed as Partial<typeof feed>).page;
       const result = await original(...args);
-      return { ...result, json: result.json + randomBytes(18 * 1024 * 1024).toString('base64') };
+      return { ...result, json: Buffer.concat([result.json, Buffer.from(randomBytes(18 * 1024 * 1024).toString('base64'))]) };
     };
     const { port } = new URL(app.url);
     const socket = await new Promise<ReturnType<typeof connect>>((resolve) => {

@@ -65,7 +65,7 @@ describe('answers that are not delivered (spec 8.2: only successful responses co
     feed.page = async (...args: Parameters<typeof feed.page>) => {
       delete (feed as Partial<typeof feed>).page;
       const page = await original(...args);
-      return { ...page, json: page.json + ' '.repeat(32 * 1024 * 1024) };
+      return { ...page, json: Buffer.concat([page.json, Buffer.alloc(32 * 1024 * 1024, ' ')]) };
     };
   }
 

@@ -7,7 +7,7 @@ import { ApiError, invalidRequest } from '../errors.js';
 import { hasAtMostTwoDecimals } from '../metering/money.js';
 import { isDateOrDateTime } from '../query/dates.js';
 import { nearestRoute, routesUnder } from './did-you-mean.js';
-import { allowedMethods, contract, deref, operationOf, operations, operationsAt, type Node } from '../shared/contract.js';
+import { allowedMethods, contract, deref, operationOf, operations, operationsAt, type Node, type Operation } from '../shared/contract.js';
 import { inWords, type ValidatorError } from './validation-words.js';
 
 export { OPENAPI_FILE } from '../shared/contract.js';
@@ -41,12 +41,22 @@ function specForValidation(): object {
 
 export type NumberKind = 'integer' | 'number';
 
+const NONE: ReadonlyMap<string, NumberKind> = new Map();
+/** Each operation's numeric query parameters, found once: resolving their schemas took 1 % of a request. */
+const numericOf = new WeakMap<Operation, ReadonlyMap<string, NumberKind>>();
+
 /** The integer and number query parameters of the operation `method path` (empty for an unknown route). */
 export function numericQueryParametersOf(method: string, path: string): ReadonlyMap<string, NumberKind> {
-  const numeric = new Map<string, NumberKind>();
-  for (const [name, param] of operationOf(method, path)?.parameters ?? []) {
-    const type = deref(param.schema).type;
-    if (param.in === 'query' && (type === 'integer' || type === 'number')) numeric.set(name, type);
+  const operation = operationOf(method, path);
+  if (!operation) return NONE;
+  let numeric = numericOf.get(operation);
+  if (!numeric) {
+    const found = new Map<string, NumberKind>();
+    for (const [name, param] of operation.parameters) {
+      const type = deref(param.schema).type;
+      if (param.in === 'query' && (type === 'integer' || type === 'number')) found.set(name, type);
+    }
+    numericOf.set(operation, (numeric = found));
   }
   return numeric;
 }

@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { RegistryRelease } from '../catalog/publications.js';
 import type { QueryEngine } from '../db/engine.js';
+import { jsonLines } from '../jobs/json-bytes.js';
 import type { JobsService } from '../jobs/service.js';
 import type { JobsSnapshot } from '../jobs/snapshot.js';
 import type { ExportRequest } from './request.js';
@@ -27,8 +28,6 @@ export interface Renderer {
 /** This server's temporary file of file n, in an export's working folder. */
 export const temporary = (folder: string, n: number) => join(folder, `.tmp-${n}`);
 
-const NEWLINE = Buffer.from('\n');
-
 /** Writes the jobs `docs` of snapshot `s` to `path` in the request's format; its size and sha256. */
 export async function writeJobsFile(
   r: Renderer,
@@ -42,7 +41,7 @@ export async function writeJobsFile(
     async function* lines() {
       for (let at = 0; at < docs.length; at += BATCH) {
         const batch = await r.jobs.render(s, r.registry, docs.slice(at, at + BATCH), request);
-        yield Buffer.concat(batch.flatMap((line) => [line, NEWLINE]));
+        yield jsonLines(batch);
       }
     }
     const hashing = new Transform({

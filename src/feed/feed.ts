@@ -13,7 +13,7 @@ import type { SnapshotOpener } from '../catalog/watcher.js';
 import { ApiError, invalidRequest } from '../errors.js';
 import type { CursorSigner } from '../shared/cursor.js';
 import type { QueryEngine } from '../db/engine.js';
-import { jsonList, withoutUnstatedArrangement } from '../jobs/service.js';
+import { jsonList, withoutUnstatedArrangement } from '../jobs/json-bytes.js';
 import { withProgress, type ProgressOptions } from '../jobs/open-progress.js';
 import { EVENT_TYPES, NO_COMPANY, openSegment, type EventType, type FeedSegment } from './segment.js';
 

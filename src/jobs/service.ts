@@ -22,6 +22,7 @@ import { filtersKey, hasRankedText, type JobFilters, type ListOptions } from './
 import { andLexemes } from '../search/rank.js';
 import { countOf, firstOf, firstOfAll, IN_DESCRIPTION, IN_TITLE, isCommonWord, limits, rankedList } from './ranked-lists.js';
 import { rank, type TextMatch } from './ranking.js';
+import { jsonItem, jsonList, withoutUnstatedArrangement } from './json-bytes.js';
 import type { JobsSnapshot } from './snapshot.js';
 
 /** A response body, serialised: the jobs' JSON is spliced from the documents file as it is. */
@@ -265,15 +266,10 @@ export class JobsService {
     }
     if (o.descriptionFormat === 'html') throw new ApiError('format_unavailable');
     const [data] = await this.render(s, registry, [doc], o);
-    const tail = Buffer.from(`,${JSON.stringify({ snapshot_watermark: s.watermark }).slice(1)}`);
-    return { json: Buffer.concat([DATA, data!, tail]), records: 1 };
+    return { json: jsonItem(data!, JSON.stringify({ snapshot_watermark: s.watermark })), records: 1 };
   }
 
-  /**
-   * The jobs as JSON (UTF-8 bytes), in the shape asked for: fields, include=company / source_data. The
-   * default shape is the documents file's bytes, never decoded: a page built as one string of 150 KB or
-   * more took a fresh large-object allocation, about 3 ms a page of 50, ten times this.
-   */
+  /** The jobs as JSON (UTF-8 bytes), in the shape asked for: fields, include=company / source_data. */
   async render(
     s: JobsSnapshot,
     registry: RegistryRelease | null,
@@ -377,25 +373,6 @@ export function textParts(f: JobFilters): { fields: ('title' | 'description')[];
     parts.push({ fields: ['description'], query: parseAdvanced(f.description_advanced), ranked: false });
   if (f.q !== undefined) parts.push({ fields: ['title', 'description'], query: phraseQuery(f.q), ranked: true });
   return parts;
-}
-
-/**
- * work_arrangement is absent when the source does not say (spec 2.1); the documents file writes null.
- * The key and its null are exactly this text at the top level (inside a JSON string a quote is escaped).
- */
-const UNSTATED_ARRANGEMENT = Buffer.from('"work_arrangement":null,');
-export function withoutUnstatedArrangement(line: Buffer): Buffer {
-  const at = line.indexOf(UNSTATED_ARRANGEMENT);
-  return at === -1 ? line : Buffer.concat([line.subarray(0, at), line.subarray(at + UNSTATED_ARRANGEMENT.length)]);
-}
-
-const DATA = Buffer.from('{"data":');
-const DATA_LIST = Buffer.from('{"data":[');
-const COMMA = Buffer.from(',');
-
-/** `{"data":[items...],` and the rest of `tail` (a JSON object's text): a body of jobs or events, as bytes. */
-export function jsonList(items: Buffer[], tail: string): Buffer {
-  return Buffer.concat([DATA_LIST, ...items.flatMap((item, i) => (i === 0 ? [item] : [COMMA, item])), Buffer.from(`],${tail.slice(1)}`)]);
 }
 
 /** A job document cut to the projection. */

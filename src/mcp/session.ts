@@ -7,6 +7,7 @@ import { mkdir, open, readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isAlive } from '../db/store-lock.js';
 import { ApiError } from '../errors.js';
+import { jsonLines } from '../jobs/json-bytes.js';
 
 export const CONFIRMATION_LEVELS = ['always', 'paid_only', 'never'] as const;
 export type ConfirmationLevel = (typeof CONFIRMATION_LEVELS)[number];
@@ -57,8 +58,6 @@ export interface JsonLinesFile {
   drop(): Promise<void>;
 }
 
-const NEWLINE = Buffer.from('\n');
-
 export async function writeJsonLines(path: string): Promise<JsonLinesFile> {
   await mkdir(dirname(path), { recursive: true });
   const handle = await open(path, 'w');
@@ -74,7 +73,7 @@ export async function writeJsonLines(path: string): Promise<JsonLinesFile> {
     append: async (lines) => {
       if (lines.length === 0) return;
       for (const line of lines) offsets.push(offsets[offsets.length - 1]! + line.length + 1);
-      await handle.write(Buffer.concat(lines.flatMap((line) => [line, NEWLINE])));
+      await handle.write(jsonLines(lines));
     },
     finish: async () => {
       await close();

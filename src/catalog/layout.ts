@@ -75,12 +75,13 @@ export interface CatalogManifest {
   serving_files?: boolean;
 }
 
-/** The names of a publication's folders of serving files and of the versions its trends read. */
+/** The names of a publication's folders: serving files, the change feed's files, the versions its trends read. */
 export const SERVING = 'serving';
+export const FEED = 'feed';
 export const TRENDS = 'trends';
 /** The folders of a publication holding its serving files (serving_files). */
 export const servingFolder = (dir: string) => join(dir, SERVING);
-export const feedFolder = (dir: string) => join(dir, 'feed');
+export const feedFolder = (dir: string) => join(dir, FEED);
 /** The folder of a publication holding the versions its trends read (docs/adr/0012-trends.md); absent before them. */
 export const trendsFolder = (dir: string) => join(dir, TRENDS);
 

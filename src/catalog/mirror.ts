@@ -9,7 +9,7 @@ import { readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ObjectStore } from '../storage/object-store.js';
 import { exists, removeDeadTemporaries } from './files.js';
-import { catalogRoot, publishedNames, readCatalogManifest, registryRoot, SERVING, snapshotDir, TRENDS } from './layout.js';
+import { catalogRoot, FEED, publishedNames, readCatalogManifest, registryRoot, SERVING, snapshotDir, TRENDS } from './layout.js';
 
 const MANIFEST = 'manifest.json';
 /** Publications whose serving files and versions are kept (the latest and those before it a lagging replica may still open). */
@@ -89,7 +89,7 @@ export class PublicationMirror {
         );
     }
     // What a node killed mid-copy left.
-    for (const folder of ['', SERVING, 'feed']) await removeDeadTemporaries(join(local(prefix), folder));
+    for (const folder of ['', SERVING, FEED]) await removeDeadTemporaries(join(local(prefix), folder));
     const files = objects.filter((o) => o !== manifest);
     // A few files at once: one stream rarely fills the link to an object store.
     for (let next = 0; next < files.length;) {

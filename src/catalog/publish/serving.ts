@@ -7,7 +7,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CatalogManifest } from '../layout.js';
-import { feedFolder, servingFolder } from '../layout.js';
+import { FEED, feedFolder, SERVING, servingFolder } from '../layout.js';
 import { QueryEngine } from '../../db/engine.js';
 import { writeServingFiles } from '../../jobs/snapshot.js';
 import { openSegment } from '../../feed/segment.js';
@@ -26,7 +26,7 @@ export async function buildServingFiles(
   written: (path: string) => void = () => undefined,
 ): Promise<void> {
   const said = new Set<string>();
-  const sayNew = async (folder: 'serving' | 'feed') => {
+  const sayNew = async (folder: typeof SERVING | typeof FEED) => {
     for (const name of (await readdir(join(dir, folder))).sort()) {
       const path = `${folder}/${name}`;
       if (name.includes('.tmp-') || said.has(path)) continue;
@@ -38,12 +38,12 @@ export async function buildServingFiles(
   try {
     // The feed's files are written while the text indexes build in their worker threads.
     await writeServingFiles(engine, dir, servingFolder(dir), { workers: threads, jobs: manifest.counts.jobs }, async () => {
-      await sayNew('serving');
+      await sayNew(SERVING);
       const segment = await openSegment(engine, dir, manifest, feedFolder(dir), () => 0, join(servingFolder(dir), 'documents.jsonl'));
       await segment.close();
-      await sayNew('feed');
+      await sayNew(FEED);
     });
-    await sayNew('serving');
+    await sayNew(SERVING);
   } finally {
     engine.close();
   }

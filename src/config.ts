@@ -11,6 +11,7 @@ export interface Config {
   dataDir: string;
   objectStore: string;
   databaseUrl: string;
+  stateBuffers: string;
   logLevel: string;
   queryTimeoutMs: number;
   shutdownTimeoutMs: number;
@@ -66,6 +67,13 @@ export const SETTINGS: readonly Setting[] = [
     kind: 'string',
     default: '',
     help: 'PostgreSQL URL of a shared state store; empty means the embedded store under the data folder',
+  },
+  {
+    key: 'stateBuffers',
+    kind: 'string',
+    default: '128MB',
+    help: "shared buffers of the embedded state store in a server (PostgreSQL's shared_buffers, e.g. 128MB, 16MB on a small machine: set up at every start); a CLI command uses 16MB",
+    check: (raw) => (/^[1-9]\d*(kB|MB|GB)$/.test(raw) ? null : 'must be a size in kB, MB or GB (e.g. 128MB)'),
   },
   {
     key: 'logLevel',

@@ -42,6 +42,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ port: 'eighty' }, {})).to.throw('e.g. --port 8080');
   });
 
+  it("takes the embedded store's shared buffers as a size, and refuses anything else with an example", () => {
+    expect(loadConfig({}, {}).stateBuffers).to.equal('128MB');
+    expect(loadConfig({}, { JPS_STATE_BUFFERS: '16MB' }).stateBuffers).to.equal('16MB');
+    for (const bad of ['16', '16mb', '0MB', 'lots'])
+      expect(() => loadConfig({ stateBuffers: bad }, {}), bad).to.throw('--state-buffers must be a size in kB, MB or GB (e.g. 128MB)');
+  });
+
   it('documents every setting in docs/operations.md', () => {
     const docs = readFileSync(new URL('../docs/operations.md', import.meta.url), 'utf8');
     for (const setting of SETTINGS) {

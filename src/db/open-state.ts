@@ -9,7 +9,7 @@ import type { StateStore } from './state-store.js';
 import { StoreLock, type LockHolder } from './store-lock.js';
 import { OperatorError } from '../shared/operator-error.js';
 
-/** The embedded store's shared buffers in a CLI command's process; a server keeps PostgreSQL's default. */
+/** The embedded store's shared buffers in a CLI command's process; a server's are its configuration's (--state-buffers). */
 const COMMAND_BUFFERS = '16MB';
 
 export class StoreBusyError extends OperatorError {
@@ -44,7 +44,9 @@ export async function openState(config: Config, holder: Omit<LockHolder, 'pid' |
   if (!(taken instanceof StoreLock)) throw new StoreBusyError(taken.heldBy, config.dataDir);
   try {
     // A command runs a few statements: PostgreSQL's 128MB of buffers would take longer to set up than to use.
-    const store = await PgliteStore.open(join(config.dataDir, 'state'), holder.role === 'cli' ? { sharedBuffers: COMMAND_BUFFERS } : {});
+    const store = await PgliteStore.open(join(config.dataDir, 'state'), {
+      sharedBuffers: holder.role === 'cli' ? COMMAND_BUFFERS : config.stateBuffers,
+    });
     await migrate(store);
     return {
       store,

@@ -150,15 +150,8 @@ async function uploadFiles(run: Run, store: ObjectStore, root: string, dir: stri
     if (name !== 'manifest.json') run.uploads.add(store, `${root}${name}`, join(dir, ...name.split('/')));
 }
 
-/**
- * A delivery of fewer postings than this is merged on one DuckDB thread: below it the second thread's
- * share of each small statement (its own hash tables, its scheduling) costs more than it saves. Measured
- * (2 cores, one day): 300 jobs 1.7 s -> 1.6 s wall and 2.0-2.3 -> 1.6-1.9 s of CPU; 2,000 jobs 2.9-3.0 ->
- * 2.8 s, 3.8-4.4 -> 3.1-3.4 s; 6,000 jobs (9,000 postings) about even; 20,000 jobs 13.2 s on two threads,
- * 14.7 on one.
- */
+/** Fewer postings are merged on one DuckDB thread, cheaper at that size (2,000 jobs: 3.1-3.4 s of CPU, 3.8-4.4 on two; even at 6,000). */
 const ONE_THREAD_POSTINGS = 5_000;
-
 const catalogThreads = (postings: number): number => (postings < ONE_THREAD_POSTINGS ? 1 : 2);
 
 /**

@@ -3,14 +3,11 @@
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { migrate } from './migrate.js';
-import { PgliteStore } from './pglite-store.js';
+import { PgliteStore, SMALL_BUFFERS } from './pglite-store.js';
 import { PgStore } from './pg-store.js';
 import type { StateStore } from './state-store.js';
 import { StoreLock, type LockHolder } from './store-lock.js';
 import { OperatorError } from '../shared/operator-error.js';
-
-/** The embedded store's shared buffers in a CLI command's process; a server's are its configuration's (--state-buffers). */
-const COMMAND_BUFFERS = '16MB';
 
 export class StoreBusyError extends OperatorError {
   constructor(
@@ -44,8 +41,9 @@ export async function openState(config: Config, holder: Omit<LockHolder, 'pid' |
   if (!(taken instanceof StoreLock)) throw new StoreBusyError(taken.heldBy, config.dataDir);
   try {
     // A command runs a few statements: PostgreSQL's 128MB of buffers would take longer to set up than to use.
+    // A server's buffers are its configuration's (--state-buffers).
     const store = await PgliteStore.open(join(config.dataDir, 'state'), {
-      sharedBuffers: holder.role === 'cli' ? COMMAND_BUFFERS : config.stateBuffers,
+      sharedBuffers: holder.role === 'cli' ? SMALL_BUFFERS : config.stateBuffers,
     });
     await migrate(store);
     return {

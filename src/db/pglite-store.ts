@@ -20,6 +20,9 @@ async function ownerOnly(dir: string): Promise<void> {
   }
 }
 
+/** Shared buffers for a store that holds few rows or lives briefly (a command, a test): set up in a fraction of 128MB's time. */
+export const SMALL_BUFFERS = '16MB';
+
 export class PgliteStore implements StateStore {
   readonly kind = 'pglite' as const;
 

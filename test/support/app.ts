@@ -9,7 +9,7 @@ import { publish } from '../../src/catalog/publish/publish.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { migrate } from '../../src/db/migrate.js';
 import { PgStore } from '../../src/db/pg-store.js';
-import { PgliteStore } from '../../src/db/pglite-store.js';
+import { PgliteStore, SMALL_BUFFERS } from '../../src/db/pglite-store.js';
 import type { StateStore } from '../../src/db/state-store.js';
 import { startService, type Service, type ServiceOptions } from '../../src/service.js';
 import { createAccount, type NewAccount } from '../../src/metering/accounts.js';
@@ -17,8 +17,6 @@ import { issueKey, type KeyOptions } from '../../src/metering/keys.js';
 import { ApiClient } from './client.js';
 import { testPostgres } from './postgres.js';
 
-/** A test's store holds a few rows: small buffers start in half the time of PostgreSQL's default 128MB. */
-const TEST_BUFFERS = '16MB';
 let template: Promise<{ image: Blob; schema: string }> | undefined;
 /** Stores of closed apps, emptied: taking one costs a few milliseconds, opening one from the image half a second. */
 const spare: PgliteStore[] = [];
@@ -36,7 +34,7 @@ const SCHEMA = `SELECT md5(coalesce(string_agg(item, ',' ORDER BY item), '')) AS
 /** A migrated empty store's image, made once per test process; loading one takes a fraction of making one. */
 function storeTemplate(): Promise<{ image: Blob; schema: string }> {
   template ??= (async () => {
-    const store = await PgliteStore.open(undefined, { sharedBuffers: TEST_BUFFERS });
+    const store = await PgliteStore.open(undefined, { sharedBuffers: SMALL_BUFFERS });
     await migrate(store);
     const [{ schema }] = (await store.query<{ schema: string }>(SCHEMA)) as [{ schema: string }];
     const image = await store.dump();
@@ -48,7 +46,7 @@ function storeTemplate(): Promise<{ image: Blob; schema: string }> {
 
 /** A migrated empty store, in memory. */
 export async function freshStore(): Promise<PgliteStore> {
-  return spare.pop() ?? PgliteStore.open(undefined, { image: (await storeTemplate()).image, sharedBuffers: TEST_BUFFERS });
+  return spare.pop() ?? PgliteStore.open(undefined, { image: (await storeTemplate()).image, sharedBuffers: SMALL_BUFFERS });
 }
 
 /**
@@ -58,7 +56,7 @@ export async function freshStore(): Promise<PgliteStore> {
  */
 export async function seededDataDir(dataDir: string): Promise<string> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const store = await PgliteStore.open(join(dataDir, 'state'), { image: (await storeTemplate()).image, sharedBuffers: TEST_BUFFERS });
+  const store = await PgliteStore.open(join(dataDir, 'state'), { image: (await storeTemplate()).image, sharedBuffers: SMALL_BUFFERS });
   await store.close();
   return dataDir;
 }

@@ -9,6 +9,7 @@ import { build } from 'esbuild';
 import { mkdir, readdir, rm, symlink } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SMALL_BUFFERS } from '../../src/db/pglite-store.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Inside node_modules: ignored by git and by every tool, and packages resolve from it as from src/. */
@@ -45,7 +46,7 @@ export async function mochaGlobalSetup(): Promise<void> {
   }
   process.env.JPS_TEST_CLI = join(BUILD, 'src', 'cli', 'main.js');
   // A test's server holds a few rows: PostgreSQL's 128MB of buffers took a second of CPU at each of its twenty starts.
-  process.env.JPS_STATE_BUFFERS ??= '16MB';
+  process.env.JPS_STATE_BUFFERS ??= SMALL_BUFFERS;
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {

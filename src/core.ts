@@ -6,7 +6,8 @@ import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { Publications } from './catalog/publications.js';
-import { PublicationWatcher } from './catalog/watcher.js';
+import { readCatalogManifest } from './catalog/layout.js';
+import { PublicationWatcher, type SnapshotOpener } from './catalog/watcher.js';
 import { CompanyReleases, companyReleaseOpener } from './companies/releases.js';
 import { CompaniesService } from './companies/service.js';
 import type { Config } from './config.js';
@@ -53,6 +54,14 @@ export interface Core {
    * `drain` (the front end finishing the requests in flight), then settles what is left and closes the stores.
    */
   close(drain?: () => Promise<void>): Promise<void>;
+}
+
+/** Opens the latest catalog with DuckDB's threads fitted to its size first (an older one an export opens is not larger). */
+function fittedOpener(engine: QueryEngine, open: SnapshotOpener): SnapshotOpener {
+  return async (dir, watermark) => {
+    await engine.fitThreads((await readCatalogManifest(dir)).counts.jobs);
+    return open(dir, watermark);
+  };
 }
 
 export async function openCore(config: Config, options: CoreOptions = {}): Promise<Core> {
@@ -112,7 +121,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
   };
   // Before any request is admitted: what a stopped server left unanswered is settled.
   await nodes.start();
-  const watcher = new PublicationWatcher(mirror, publications, logger, opener, openRelease);
+  const watcher = new PublicationWatcher(mirror, publications, logger, fittedOpener(engine, opener), openRelease);
   await watcher.start(config.catalogPollMs);
   // The embedded store belongs to this process alone: an export left running was this server's, before a crash.
   await runner.start({ resumeRunning: store.kind === 'pglite' });

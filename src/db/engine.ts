@@ -6,6 +6,9 @@
 import { DuckDBInstance, type DuckDBBitValue, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { ApiError } from '../errors.js';
 
+/** Rows of a DuckDB row group, its unit of parallel work (DuckDB's default row_group_size). */
+const ROW_GROUP_ROWS = 122_880;
+
 export class QueryEngine {
   private readonly idle: DuckDBConnection[] = [];
   private readonly waiting: ((c: DuckDBConnection) => void)[] = [];
@@ -13,13 +16,15 @@ export class QueryEngine {
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly timeoutMs: number,
+    private readonly threads: number,
   ) {}
 
   static async open(options: { threads?: number; connections?: number; timeoutMs: number }): Promise<QueryEngine> {
     // Insertion order kept (DuckDB's default, said here because it is relied on): the job documents are
     // written in doc order by copying the jobs files in order, without a sort (sql/serve/catalog.sql).
-    const instance = await DuckDBInstance.create(':memory:', { threads: String(options.threads ?? 2), preserve_insertion_order: 'true' });
-    const engine = new QueryEngine(instance, options.timeoutMs);
+    const threads = options.threads ?? 2;
+    const instance = await DuckDBInstance.create(':memory:', { threads: String(threads), preserve_insertion_order: 'true' });
+    const engine = new QueryEngine(instance, options.timeoutMs, threads);
     for (let i = 0; i < (options.connections ?? 3); i++) {
       const c = await instance.connect();
       await c.run("SET TimeZone = 'UTC'");
@@ -86,6 +91,16 @@ export class QueryEngine {
         if (doc >= 0 && (value & (0x80 >> bit)) !== 0) into[doc] = 1;
       }
     }
+  }
+
+  /**
+   * Fits DuckDB's threads to a catalog of `jobs` jobs: one while its tables fit in one row group (DuckDB
+   * splits a scan by row group, so a second thread has nothing to scan and only adds the cost of its
+   * per-thread states), the engine's threads beyond.
+   */
+  async fitThreads(jobs: number): Promise<void> {
+    const threads = jobs < ROW_GROUP_ROWS ? 1 : this.threads;
+    await this.withConnection((c) => c.run(`SET threads = ${threads}`));
   }
 
   close(): void {

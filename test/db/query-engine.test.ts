@@ -54,4 +54,19 @@ describe('the query engine', () => {
       engine.close();
     }
   });
+
+  it('runs a catalog that fits in one row group on one thread, a larger one on its threads', async () => {
+    const engine = await QueryEngine.open({ timeoutMs: 10_000, threads: 2 });
+    const threads = async () => Number((await engine.rows("SELECT current_setting('threads')"))[0]![0]);
+    try {
+      await engine.fitThreads(122_879);
+      expect(await threads()).to.equal(1);
+      await engine.fitThreads(122_880);
+      expect(await threads()).to.equal(2);
+      await engine.fitThreads(60);
+      expect(await threads()).to.equal(1);
+    } finally {
+      engine.close();
+    }
+  });
 });

@@ -54,7 +54,7 @@ export interface PublishOptions {
   quiet?: boolean;
   /** DuckDB memory limit before it spills to disk. */
   memoryLimit?: string;
-  /** DuckDB threads: by default one to merge a small delivery (catalogThreads), two for the rest. */
+  /** DuckDB threads: by default one to merge a small delivery and write its serving files (catalogThreads), two for the rest. */
   threads?: number;
   clock?: () => Date;
 }
@@ -92,6 +92,8 @@ interface Run {
 /** What the catalog build leaves for the serving files and the commit. */
 interface Built {
   manifest: CatalogManifest;
+  /** DuckDB's threads for this delivery (PublishOptions.threads), for the serving files too. */
+  threads: number;
   snapshotTmp: string;
   stateTmp: string;
   release: Awaited<ReturnType<typeof stageRelease>> | null;
@@ -167,8 +169,9 @@ async function buildCatalog(run: Run): Promise<Built> {
   await rm(workDir, { recursive: true, force: true });
   await mkdir(join(workDir, 'spill'), { recursive: true });
   const postings = delivery.manifest.postings.reduce((n, f) => n + f.rows, 0);
+  const threads = options.threads ?? catalogThreads(postings);
   const duck = await Duck.open({
-    threads: options.threads ?? catalogThreads(postings),
+    threads,
     memoryLimit: options.memoryLimit ?? '4GB',
     tempDir: join(workDir, 'spill'),
   });
@@ -223,21 +226,21 @@ async function buildCatalog(run: Run): Promise<Built> {
       files: {},
       serving_files: true,
     };
-    return { manifest, snapshotTmp, stateTmp, release };
+    return { manifest, threads, snapshotTmp, stateTmp, release };
   } finally {
     duck.close();
   }
 }
 
 /** The serving files (job documents, text indexes, change feed) beside the snapshot, and every upload finished. */
-async function buildServing(run: Run, { manifest, snapshotTmp, stateTmp }: Built): Promise<void> {
-  const { options, progress, watermark, workDir, stores, mirror, uploads } = run;
+async function buildServing(run: Run, { manifest, threads, snapshotTmp, stateTmp }: Built): Promise<void> {
+  const { progress, watermark, workDir, stores, mirror, uploads } = run;
   progress.step('serving files', 'job documents, text indexes, change feed');
   await writeAtomically(join(snapshotTmp, 'manifest.json'), JSON.stringify(manifest));
   await rename(textsFile(workDir), join(stateTmp, 'texts.parquet'));
   if (mirror.remote) uploads.add(stores.data, `pipeline/${watermark}/texts.parquet`, join(stateTmp, 'texts.parquet'));
   await uploadFiles(run, mirror.store, `catalog/${watermark}/`, snapshotTmp);
-  await buildServingFiles(snapshotTmp, manifest, options.threads ?? 2, (name) => {
+  await buildServingFiles(snapshotTmp, manifest, threads, (name) => {
     if (mirror.remote) uploads.add(mirror.store, `catalog/${watermark}/${name}`, join(snapshotTmp, ...name.split('/')));
   });
   if (mirror.remote) {

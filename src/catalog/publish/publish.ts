@@ -152,8 +152,11 @@ async function uploadFiles(run: Run, store: ObjectStore, root: string, dir: stri
     if (name !== 'manifest.json') run.uploads.add(store, `${root}${name}`, join(dir, ...name.split('/')));
 }
 
-/** Fewer postings are merged on one DuckDB thread, cheaper at that size (2,000 jobs: 3.1-3.4 s of CPU, 3.8-4.4 on two; even at 6,000). */
-const ONE_THREAD_POSTINGS = 5_000;
+/**
+ * Fewer postings are merged on one DuckDB thread: as quick at that size and cheaper (20,000 jobs, 30,000
+ * postings: 12.7-14.1 s and 16-18 s of CPU, 12.4-16.1 s and 19-25 s on two).
+ */
+const ONE_THREAD_POSTINGS = 40_000;
 const catalogThreads = (postings: number): number => (postings < ONE_THREAD_POSTINGS ? 1 : 2);
 
 /**

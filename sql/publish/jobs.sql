@@ -54,6 +54,51 @@ SELECT g.title, arg_max({soc_code: l.soc_code, title: l.soc_title}, ((g.i + g.n 
 FROM grams g JOIN soc_lexicon l USING (phrase)
 GROUP BY g.title;
 
+-- name: untitled_texts
+-- $dir: the state folder just written. The text of each job whose title names no occupation the lexicon
+-- knows ("Team Member", "Associate II"): the description the job will show (text_prio 1), keyed by its
+-- posting, for text_occupations.
+CREATE OR REPLACE TABLE texts_to_classify AS
+WITH untitled AS (
+  SELECT jp.job_id
+  FROM job_postings jp JOIN read_parquet($dir || '/postings/*/*.parquet', hive_partitioning = false) p USING (posting_id)
+  LEFT JOIN title_occupations o USING (title)
+  WHERE jp.prio = 1 AND o.title IS NULL
+)
+SELECT t.posting_id AS key, t.description AS text
+FROM job_postings jp SEMI JOIN untitled USING (job_id) JOIN texts t USING (posting_id)
+WHERE jp.text_prio = 1 AND t.description IS NOT NULL;
+
+-- name: text_occupations
+-- The occupation a text names, from table texts_to_classify (key, text) into text_occupations: the
+-- lexicon's phrases (one to five words, keyed as titles are) found in it, each occupation scored by the
+-- words its phrases cover ("is adding a Diesel Mechanic ... experience as a Diesel Mechanic"); the highest
+-- wins, then the earliest named. An occupation covering a single word ("work with our drivers") is a
+-- mention, not the role: a text naming none twice or in two words has none. Only the phrases that start
+-- at a word beginning some lexicon phrase are built.
+CREATE OR REPLACE TABLE text_occupations AS
+WITH tokens AS (
+  SELECT key, unnest(w) AS word, generate_subscripts(w, 1) AS i
+  FROM (SELECT key, string_split(title_words(text), ' ') AS w FROM texts_to_classify)
+),
+firsts AS (SELECT DISTINCT split_part(phrase, ' ', 1) AS word FROM soc_lexicon),
+starts AS (
+  SELECT key, i, word, [word, lead(word, 1) OVER w, lead(word, 2) OVER w, lead(word, 3) OVER w, lead(word, 4) OVER w] AS next
+  FROM tokens WINDOW w AS (PARTITION BY key ORDER BY i)
+),
+grams AS (
+  SELECT key, i, n, array_to_string(next[1:n], ' ') AS phrase
+  FROM starts SEMI JOIN firsts USING (word), range(1, 6) r(n)
+  WHERE next[n] IS NOT NULL
+),
+scored AS (
+  SELECT g.key, l.soc_code, any_value(l.soc_title) AS soc_title, sum(g.n) AS covered, min(g.i) AS first
+  FROM grams g JOIN soc_lexicon l USING (phrase)
+  GROUP BY g.key, l.soc_code
+)
+SELECT key, arg_max({soc_code: soc_code, title: soc_title}, {covered: covered, earliest: -first, soc_code: soc_code}) AS occupation
+FROM scored WHERE covered >= 2 GROUP BY key;
+
 -- name: skill_vocabulary
 -- The skills vocabulary (src/catalog/reference/skills.ts), filled by the publisher.
 CREATE OR REPLACE TABLE skill_vocabulary (skill VARCHAR);
@@ -120,11 +165,11 @@ WITH agg AS (
 ),
 shaped AS (
   SELECT job_id, CASE WHEN closed THEN 'not_current' WHEN recently_listed THEN 'current' ELSE 'uncertain' END AS currentness,
-         company_id, employer_name, title, o.occupation, text_posting, text_hash, work_arrangement, locations, job_first_seen_at,
+         company_id, employer_name, title, coalesce(o.occupation, d.occupation) AS occupation, text_posting, text_hash, work_arrangement, locations, job_first_seen_at,
          reposts, listed_by_employer, last_verified_at,
          greatest(floor((epoch(last_verified_at) - epoch(opened_at)) / 86400), 0)::INTEGER AS days_open,
          postings
-  FROM agg LEFT JOIN title_occupations o USING (title)
+  FROM agg LEFT JOIN title_occupations o USING (title) LEFT JOIN text_occupations d ON d.key = agg.text_posting
 ),
 staled AS (
   SELECT *, currentness = 'current' AND $watermark::TIMESTAMPTZ - job_first_seen_at > INTERVAL 60 DAY AS stale FROM shaped

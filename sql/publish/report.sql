@@ -92,6 +92,24 @@ SELECT count(*)::BIGINT AS jobs,
   count(*) FILTER (WHERE soc_code IS NULL)::BIGINT AS unclassified
 FROM job_occupations WHERE truth IS NOT NULL;
 
+-- name: described
+-- The descriptions the occupation fallback is measured on (text_occupations, sql/publish/jobs.sql): of
+-- every job with a truth code, read as if its title named none; a sample of 20,000 jobs at most (a
+-- fixed seed), which bounds the report's time on a million jobs.
+CREATE OR REPLACE TABLE texts_to_classify AS
+SELECT job_id AS key, description AS text
+FROM read_parquet($dir || '/jobs*.parquet') SEMI JOIN (SELECT job_id FROM job_occupations WHERE truth IS NOT NULL) USING (job_id)
+WHERE description IS NOT NULL
+USING SAMPLE reservoir(20000 ROWS) REPEATABLE (1);
+
+-- name: described_occupations
+-- The description's occupation against the job's truth.
+SELECT count(*)::BIGINT AS jobs,
+  count(*) FILTER (WHERE d.occupation.soc_code = j.truth)::BIGINT AS detailed,
+  count(*) FILTER (WHERE left(d.occupation.soc_code, 2) = left(j.truth, 2))::BIGINT AS major,
+  count(*) FILTER (WHERE d.occupation IS NULL)::BIGINT AS unclassified
+FROM texts_to_classify t JOIN job_occupations j ON j.job_id = t.key LEFT JOIN text_occupations d ON d.key = t.key;
+
 -- name: occupation_errors
 -- The most frequent wrong codes, with a title that got one, for a person to look at.
 SELECT truth, soc_code AS published, count(*)::BIGINT AS jobs, min(title) AS example

@@ -5,9 +5,9 @@ import { runScript, Duck } from '../db/duckdb.js';
 import { namedQueries, namedScripts } from '../db/sql-files.js';
 import { readDelivery } from './delivery.js';
 import { readCatalogManifest, snapshotDir } from './layout.js';
-import { defineMacros } from './publish/stages.js';
+import { classifyTexts, defineMacros, loadSocLexicon } from './publish/stages.js';
 
-const SCRIPTS = namedScripts('publish/report.sql', ['truth', 'published']);
+const SCRIPTS = namedScripts('publish/report.sql', ['truth', 'published', 'described']);
 const QUERIES = namedQueries('publish/report.sql', [
   'pairwise',
   'company_links',
@@ -15,6 +15,7 @@ const QUERIES = namedQueries('publish/report.sql', [
   'worst_merges',
   'occupations',
   'occupation_errors',
+  'described_occupations',
   'description_pay',
   'skills',
   'skill_errors',
@@ -33,7 +34,10 @@ export interface MergeReport {
   pairs: { true_positive: number; predicted: number; actual: number };
   company_links: { linkable: number; linked_right: number; linked_wrong: number };
   /** Jobs whose postings carry a truth code: how many got it (detailed), its major group, or none. */
-  occupations: { jobs: number; detailed: number; major: number; unclassified: number; detailed_accuracy: number; major_accuracy: number };
+  occupations: Accuracy & {
+    /** The fallback for a title naming no occupation, measured on every job (a sample at most): its description alone. */
+    from_description: Accuracy;
+  };
   /**
    * The pay read in descriptions against what they state: of the jobs with one read, how many match a
    * statement of their postings (precision); of the jobs whose postings state one, how many were read
@@ -73,6 +77,27 @@ const reading = (stated: number, extracted: number, right: number): PayReading =
   recall: stated === 0 ? 1 : right / stated,
 });
 
+interface Accuracy {
+  jobs: number;
+  detailed: number;
+  major: number;
+  unclassified: number;
+  detailed_accuracy: number;
+  major_accuracy: number;
+}
+
+/** Of `jobs`, the shares right at the detailed code and at the major group. */
+const accuracy = (row: Record<string, number | string | null>): Accuracy => {
+  const [jobs, detailed, major, unclassified] = [row.jobs, row.detailed, row.major, row.unclassified].map((v) => Number(v ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  const share = (n: number) => (jobs === 0 ? 1 : n / jobs);
+  return { jobs, detailed, major, unclassified, detailed_accuracy: share(detailed), major_accuracy: share(major) };
+};
+
 interface OccupationError {
   truth: string;
   published: string | null;
@@ -109,9 +134,11 @@ export async function mergeReport(input: string, snapshotsDir: string, examples 
     const links = (await duck.one<Record<string, number>>(QUERIES.company_links))!;
     const splits = await duck.all<{ opening_id: string; job_ids: string[] }>(QUERIES.worst_splits, { examples });
     const merges = await duck.all<{ job_id: string; opening_ids: string[] }>(QUERIES.worst_merges, { examples });
-    const o = (await duck.one<Record<string, number>>(QUERIES.occupations))!;
-    const occupations = { jobs: num(o.jobs), detailed: num(o.detailed), major: num(o.major), unclassified: num(o.unclassified) };
-    const share = (n: number) => (occupations.jobs === 0 ? 1 : n / occupations.jobs);
+    const occupations = accuracy((await duck.one<Record<string, number>>(QUERIES.occupations))!);
+    await loadSocLexicon(duck);
+    await runScript(duck, SCRIPTS.described, { dir });
+    await classifyTexts(duck);
+    const fromDescription = accuracy((await duck.one<Record<string, number>>(QUERIES.described_occupations))!);
     const errors = await duck.all<OccupationError>(QUERIES.occupation_errors, { examples });
     const d = (await duck.one<Record<string, number>>(QUERIES.description_pay))!;
     const k = (await duck.one<Record<string, number>>(QUERIES.skills))!;
@@ -127,7 +154,7 @@ export async function mergeReport(input: string, snapshotsDir: string, examples 
       recall: pairs.actual === 0 ? 1 : pairs.true_positive / pairs.actual,
       pairs,
       company_links: { linkable: num(links.linkable), linked_right: num(links.linked_right), linked_wrong: num(links.linked_wrong) },
-      occupations: { ...occupations, detailed_accuracy: share(occupations.detailed), major_accuracy: share(occupations.major) },
+      occupations: { ...occupations, from_description: fromDescription },
       description_pay: {
         ...reading(num(d.stated), num(d.extracted), num(d.right)),
         alone: reading(num(d.stated_alone), num(d.extracted_alone), num(d.right_alone)),

@@ -63,6 +63,9 @@ export const mergeReportCommand: Command = {
         `  occupations ${percent(report.occupations.detailed_accuracy)} at the detailed SOC code, ${percent(report.occupations.major_accuracy)} at the major group, ` +
           `${report.occupations.unclassified} unclassified (of ${report.occupations.jobs.toLocaleString('en-US')} jobs)`,
         ...report.examples.occupation_errors.map((e) => `    ${e.jobs} x ${e.truth} published as ${e.published ?? 'none'}: "${e.example}"`),
+        `    from the description alone (the fallback for a title naming none): ${percent(report.occupations.from_description.detailed_accuracy)} ` +
+          `at the detailed code, ${percent(report.occupations.from_description.major_accuracy)} at the major group, ` +
+          `${report.occupations.from_description.unclassified} unclassified (of ${report.occupations.from_description.jobs.toLocaleString('en-US')} jobs)`,
         `  description pay ${payLine(report.description_pay)}`,
         `    of jobs without posted pay: ${payLine(report.description_pay.alone)}`,
         `  skills precision ${percent(report.skills.precision)} (${report.skills.right} of ${report.skills.extracted} read right), ` +

@@ -25,6 +25,9 @@ describe('merge and occupation quality on a generated corpus', function () {
       expect(report.occupations.jobs, `${day} jobs with a truth code`).to.equal(report.jobs);
       expect(report.occupations.detailed_accuracy, `${day} detailed codes`).to.be.at.least(0.97);
       expect(report.occupations.major_accuracy, `${day} major groups`).to.be.at.least(0.99);
+      // The fallback for a title naming no occupation, measured as if no title named one: its description alone.
+      expect(report.occupations.from_description.jobs, `${day} descriptions read`).to.be.greaterThan(2500);
+      expect(report.occupations.from_description.detailed_accuracy, `${day} codes from descriptions`).to.be.at.least(0.97);
       // Pay read in descriptions: precision at least 99 % (the issue's floor), over every job and over those whose
       // postings publish none.
       for (const [label, r] of [

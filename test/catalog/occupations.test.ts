@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Duck } from '../../src/db/duckdb.js';
-import { classifyTitles, defineMacros } from '../../src/catalog/publish/stages.js';
+import { classifyTexts, classifyTitles, defineMacros } from '../../src/catalog/publish/stages.js';
 import { OCCUPATIONS } from '../../src/catalog/reference/occupations.js';
 import { ALTERNATE_TITLES, OCCUPATION_SOC, SOC_TITLES } from '../../src/catalog/reference/soc.js';
 
@@ -49,5 +49,22 @@ describe('occupation codes (SOC 2018) from job titles', () => {
     const got = await classify(Object.keys(cases));
     for (const [title, code] of Object.entries(cases)) expect(got.get(title)?.soc_code ?? null, title).to.equal(code);
     expect(got.get('Software Engineer')).to.deep.equal({ soc_code: '15-1252', title: 'Software Developers' });
+  });
+
+  it('reads the occupation a description names when the title names none, and not one it mentions in passing', async () => {
+    await classify([]);
+    const texts: Record<string, string | null> = {
+      'Harbor Health is adding a Registered Nurse to its ICU. Two years of experience as a Registered Nurse (RN) are required.': '29-1141',
+      'We need a forklift operator for nights. Forklift operators move pallets; experience as an operator is a plus.': '53-7051',
+      'Our 40 associates keep the store open. You will work with our drivers and dispatchers every day.': null,
+      'Join a friendly team in Denver. Great pay and benefits.': null,
+    };
+    await duck.run('CREATE OR REPLACE TABLE texts_to_classify (key VARCHAR, text VARCHAR)');
+    for (const text of Object.keys(texts)) await duck.run('INSERT INTO texts_to_classify VALUES ($text, $text)', { text });
+    await classifyTexts(duck);
+    const rows = await duck.all<{ key: string; code: string | null }>(
+      'SELECT t.key, o.occupation.soc_code AS code FROM texts_to_classify t LEFT JOIN text_occupations o USING (key)',
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.key, r.code]))).to.deep.equal(texts);
   });
 });

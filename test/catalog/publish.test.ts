@@ -182,6 +182,25 @@ describe('publish', function () {
     );
   });
 
+  it('classifies a job whose title names no occupation by the one its description names, and leaves a mention alone', async () => {
+    const cashier =
+      'Harbor Foods is adding a Cashier to its Denver store. You will greet guests and handle payments. ' +
+      'One year of experience as a Cashier or in a similar role is a plus.';
+    await day(1, {
+      postings: [
+        ats('1', 'A', { title: 'Team Member (Store 1234)', description: cashier }),
+        ats('2', 'B', { title: 'Crew Associate', description: OTHER }),
+        ats('3', 'C', { title: 'Registered Nurse', description: cashier }),
+      ],
+    });
+    const occupations = (await jobs()).map((j) => [j.title, (j as Job & { occupation: { soc_code: string } | null }).occupation]);
+    expect(occupations).to.deep.equal([
+      ['Crew Associate', null],
+      ['Registered Nurse', { soc_code: '29-1141', title: 'Registered Nurses' }],
+      ['Team Member (Store 1234)', { soc_code: '41-2011', title: 'Cashiers' }],
+    ]);
+  });
+
   it('tells whether the employer still lists a job, how often it reposted it, how long it is open and when a read last listed it', async () => {
     type Reality = Job & { listed_by_employer: boolean | null; reposts: number; days_open: number; last_verified_at: string };
     const reads = [

@@ -355,7 +355,7 @@ describe('jobs read API', function () {
       });
       expect(occupation('Warehouse Associate')!.soc_code).to.equal('53-7062');
       expect(occupation('Dispatcher')!.soc_code).to.equal('43-5032');
-      expect(occupation('Logistics Planner'), 'a title the lexicon does not know').to.equal(null);
+      expect(occupation('Logistics Planner'), 'a title the lexicon does not know, a description naming no role').to.equal(null);
       expect(occupation('Senior Robotics Engineer')).to.equal(null);
       // A detailed code, a prefix, a group's code closed by zeros, several at once (any of them).
       expect(await titles(`${all}&soc_code=53-7062`)).to.deep.equal(['Warehouse Associate']);

@@ -51,6 +51,8 @@ const JOBS = namedScripts('publish/jobs.sql', [
   'soc_phrases',
   'state_titles',
   'title_occupations',
+  'untitled_texts',
+  'text_occupations',
   'skill_vocabulary',
   'skill_reader',
   'job_part',
@@ -180,8 +182,8 @@ export async function writeState(duck: Duck, stateTmp: string, parts: number): P
   await runScript(duck, WRITE.drop_postings);
 }
 
-/** The occupation of every title in table `titles_to_classify` (into `title_occupations`), by the lexicon of soc.ts. */
-export async function classifyTitles(duck: Duck): Promise<void> {
+/** The occupation classifier's lexicon of soc.ts as table `soc_lexicon`, keyed as titles are. */
+export async function loadSocLexicon(duck: Duck): Promise<void> {
   await runScript(duck, JOBS.soc_lexicon);
   const lexicon = await duck.connection.createAppender('soc_lexicon');
   for (const [phrase, code] of socLexicon()) {
@@ -192,7 +194,17 @@ export async function classifyTitles(duck: Duck): Promise<void> {
   }
   lexicon.closeSync();
   await runScript(duck, JOBS.soc_phrases);
+}
+
+/** The occupation of every title in table `titles_to_classify` (into `title_occupations`), by the lexicon of soc.ts. */
+export async function classifyTitles(duck: Duck): Promise<void> {
+  await loadSocLexicon(duck);
   await runScript(duck, JOBS.title_occupations);
+}
+
+/** The occupation each text of table `texts_to_classify` (key, text) names (into `text_occupations`), once the lexicon is loaded. */
+export async function classifyTexts(duck: Duck): Promise<void> {
+  await runScript(duck, JOBS.text_occupations);
 }
 
 /** The skill reader `skills_in` over the vocabulary of skills.ts. */
@@ -212,6 +224,9 @@ export async function buildJobs(duck: Duck, watermark: string, stateTmp: string,
   await mkdir(snapshotTmp, { recursive: true });
   await runScript(duck, JOBS.state_titles, { dir: stateTmp });
   await classifyTitles(duck);
+  // A job whose title names no occupation the lexicon knows takes the one its description names.
+  await runScript(duck, JOBS.untitled_texts, { dir: stateTmp });
+  await classifyTexts(duck);
   await readSkills(duck);
   for (let part = 0; part < parts; part++) {
     await runScript(duck, JOBS.job_part, { dir: stateTmp, part, watermark });

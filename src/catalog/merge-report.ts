@@ -88,14 +88,10 @@ interface Accuracy {
 
 /** Of `jobs`, the shares right at the detailed code and at the major group. */
 const accuracy = (row: Record<string, number | string | null>): Accuracy => {
-  const [jobs, detailed, major, unclassified] = [row.jobs, row.detailed, row.major, row.unclassified].map((v) => Number(v ?? 0)) as [
-    number,
-    number,
-    number,
-    number,
-  ];
+  const count = (key: string) => Number(row[key] ?? 0);
+  const [jobs, detailed, major] = [count('jobs'), count('detailed'), count('major')];
   const share = (n: number) => (jobs === 0 ? 1 : n / jobs);
-  return { jobs, detailed, major, unclassified, detailed_accuracy: share(detailed), major_accuracy: share(major) };
+  return { jobs, detailed, major, unclassified: count('unclassified'), detailed_accuracy: share(detailed), major_accuracy: share(major) };
 };
 
 interface OccupationError {

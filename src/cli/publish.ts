@@ -38,6 +38,9 @@ export const publishCommand: Command = {
 };
 
 const percent = (share: number) => `${(share * 100).toFixed(2)} %`;
+const accuracyLine = (a: { jobs: number; unclassified: number; detailed_accuracy: number; major_accuracy: number }) =>
+  `${percent(a.detailed_accuracy)} at the detailed SOC code, ${percent(a.major_accuracy)} at the major group, ` +
+  `${a.unclassified} unclassified (of ${a.jobs.toLocaleString('en-US')} jobs)`;
 const payLine = (r: { stated: number; extracted: number; right: number; precision: number; recall: number }) =>
   `precision ${percent(r.precision)} (${r.right} of ${r.extracted} read right), recall ${percent(r.recall)} (of ${r.stated} stated)`;
 
@@ -60,12 +63,9 @@ export const mergeReportCommand: Command = {
         `  precision ${(report.precision * 100).toFixed(2)} %  (${report.pairs.true_positive} of ${report.pairs.predicted} merged pairs are one opening)`,
         `  recall    ${(report.recall * 100).toFixed(2)} %  (${report.pairs.true_positive} of ${report.pairs.actual} same-opening pairs merged)`,
         `  companies ${report.company_links.linked_right} of ${report.company_links.linkable} linkable postings linked right, ${report.company_links.linked_wrong} linked wrong`,
-        `  occupations ${percent(report.occupations.detailed_accuracy)} at the detailed SOC code, ${percent(report.occupations.major_accuracy)} at the major group, ` +
-          `${report.occupations.unclassified} unclassified (of ${report.occupations.jobs.toLocaleString('en-US')} jobs)`,
+        `  occupations ${accuracyLine(report.occupations)}`,
         ...report.examples.occupation_errors.map((e) => `    ${e.jobs} x ${e.truth} published as ${e.published ?? 'none'}: "${e.example}"`),
-        `    from the description alone (the fallback for a title naming none): ${percent(report.occupations.from_description.detailed_accuracy)} ` +
-          `at the detailed code, ${percent(report.occupations.from_description.major_accuracy)} at the major group, ` +
-          `${report.occupations.from_description.unclassified} unclassified (of ${report.occupations.from_description.jobs.toLocaleString('en-US')} jobs)`,
+        `    from the description alone (the fallback for a title naming none): ${accuracyLine(report.occupations.from_description)}`,
         `  description pay ${payLine(report.description_pay)}`,
         `    of jobs without posted pay: ${payLine(report.description_pay.alone)}`,
         `  skills precision ${percent(report.skills.precision)} (${report.skills.right} of ${report.skills.extracted} read right), ` +

@@ -28,7 +28,7 @@ export function demoStart(now: Date, days = DEMO_CORPUS.days): string {
  * the data folder, then publishes its days in order. Progress goes to stderr.
  */
 export async function ensureDemoCatalog(config: Config, now = new Date()): Promise<void> {
-  const stores = openStores(config);
+  const stores = await openStores(config);
   const published = await new PublicationMirror(stores.publications, config.snapshotsDir).latest().finally(() => stores.close());
   if (published) return;
   const corpus = join(config.dataDir, 'demo-corpus');

@@ -5,7 +5,7 @@
 
 import { join } from 'node:path';
 import type { Config } from '../config.js';
-import { FolderStore, parseS3Url, S3Store, type ObjectStore } from './object-store.js';
+import { FolderStore, parseS3Url, type ObjectStore } from './object-store.js';
 
 export interface Stores {
   /** catalog/ and registry/: the publications. */
@@ -19,7 +19,7 @@ export interface Stores {
   close(): void;
 }
 
-export function openStores(config: Pick<Config, 'objectStore' | 'snapshotsDir' | 'dataDir'>): Stores {
+export async function openStores(config: Pick<Config, 'objectStore' | 'snapshotsDir' | 'dataDir'>): Promise<Stores> {
   const cacheDir = join(config.dataDir, 'cache');
   const s3 = config.objectStore === '' ? null : parseS3Url(config.objectStore);
   if (!s3)
@@ -30,6 +30,7 @@ export function openStores(config: Pick<Config, 'objectStore' | 'snapshotsDir' |
       cacheDir,
       close: () => undefined,
     };
+  const { S3Store } = await import('./s3-store.js');
   const store = new S3Store(s3.bucket, s3.prefix);
   return { publications: store, data: store, shared: true, cacheDir, close: () => store.destroy() };
 }

@@ -276,7 +276,7 @@ describe('a cluster: publisher, three API replicas, one PostgreSQL, one S3-compa
     });
     // A replica of the service compacts (here in this process, with no grace): the rows move to the bucket.
     const restore = useS3Environment(s3);
-    const stores = openStores({
+    const stores = await openStores({
       objectStore: s3.url('svc'),
       snapshotsDir: join(root, 'compactor', 'snapshots'),
       dataDir: join(root, 'compactor', 'data'),

@@ -8,7 +8,7 @@ import { publish } from '../../src/catalog/publish/publish.js';
 import type { StateStore } from '../../src/db/state-store.js';
 import { SessionRegistry, SESSIONS_PER_KEY } from '../../src/mcp/session-registry.js';
 import { FILES_PER_SESSION } from '../../src/mcp/session.js';
-import type { S3Store } from '../../src/storage/object-store.js';
+import type { S3Store } from '../../src/storage/s3-store.js';
 import { freshPostgresStore, startTestApp, tempDir, type TestApp } from '../support/app.js';
 import { output, overReplicas, sessionIdOf, toolError } from '../support/mcp.js';
 import { startS3, useS3Environment, type TestS3 } from '../support/s3.js';

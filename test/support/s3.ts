@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 // @ts-expect-error s3rver ships no types
 import S3rverModule from 's3rver';
 import { tempDir } from './app.js';
-import { S3Store } from '../../src/storage/object-store.js';
+import { S3Store } from '../../src/storage/s3-store.js';
 
 export interface TestS3 {
   /** The AWS environment a process needs to reach it (AWS_ENDPOINT_URL, credentials, region). */

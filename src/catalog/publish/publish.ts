@@ -21,7 +21,7 @@ import {
 } from '../layout.js';
 import { exists, moveIntoPlace, removeDeadTemporaries, writeAtomically } from '../files.js';
 import { PublicationMirror } from '../mirror.js';
-import { openStores } from '../../storage/stores.js';
+import { openStores, type Stores } from '../../storage/stores.js';
 import type { ObjectStore } from '../../storage/object-store.js';
 import { buildServingFiles } from './serving.js';
 import { writeTrends } from './trends.js';
@@ -84,7 +84,7 @@ interface Run {
   /** The latest publication when this one started (null: the first). */
   latest: string | null;
   workDir: string;
-  stores: ReturnType<typeof openStores>;
+  stores: Stores;
   mirror: PublicationMirror;
   uploads: Uploads;
 }
@@ -106,7 +106,7 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
   const lock = StoreLock.acquire(options.dataDir, { role: 'cli' }, 'publish.lock');
   if (!(lock instanceof StoreLock)) throw busy(lock.heldBy, options.dataDir);
   const workDir = join(pipelineRoot(options.dataDir), `.work-${process.pid}`);
-  const stores = openStores({ objectStore: options.objectStore ?? '', snapshotsDir: options.snapshotsDir, dataDir: options.dataDir });
+  const stores = await openStores({ objectStore: options.objectStore ?? '', snapshotsDir: options.snapshotsDir, dataDir: options.dataDir });
   const mirror = new PublicationMirror(stores.publications, options.snapshotsDir);
   const uploads = new Uploads();
   try {

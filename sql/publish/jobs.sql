@@ -39,20 +39,37 @@ CREATE OR REPLACE TABLE soc_lexicon AS SELECT DISTINCT title_words(phrase) AS ph
 CREATE OR REPLACE TABLE titles_to_classify AS
 SELECT DISTINCT title FROM read_parquet($dir || '/postings/*/*.parquet', hive_partitioning = false) WHERE title IS NOT NULL;
 
--- name: title_occupations
--- Each title's occupation: the lexicon phrase (one to five words) found in the title, preferring one
--- within its core (before the first qualifier: "Data Engineer - Payments"), then the longest, then the
--- last (the head of an English noun phrase: "Principal Software Engineer"). A title without one has none.
-CREATE OR REPLACE TABLE title_occupations AS
-WITH titles AS (
-  SELECT title, string_split(title_words(title), ' ') AS words, len(string_split(title_core(title), ' ')) AS core
-  FROM titles_to_classify
+-- name: title_tokens
+-- The words of every title of titles_to_classify, for lexicon_hits.
+CREATE OR REPLACE TABLE words_to_match AS
+SELECT title AS key, unnest(w) AS word, generate_subscripts(w, 1) AS i
+FROM (SELECT title, string_split(title_words(title), ' ') AS w FROM titles_to_classify);
+
+-- name: lexicon_hits
+-- The lexicon's phrases (one to five words) found in the texts whose words, keyed as titles are, table
+-- words_to_match holds (key, i, word), into lexicon_hits (key; i, where the phrase starts; n, its words;
+-- its code and title). Only the phrases starting at a word that begins some lexicon phrase are built.
+CREATE OR REPLACE TABLE lexicon_hits AS
+WITH firsts AS (SELECT DISTINCT split_part(phrase, ' ', 1) AS word FROM soc_lexicon),
+starts AS (
+  SELECT key, i, word, [word, lead(word, 1) OVER w, lead(word, 2) OVER w, lead(word, 3) OVER w, lead(word, 4) OVER w] AS next
+  FROM words_to_match WINDOW w AS (PARTITION BY key ORDER BY i)
 ),
-starts AS (SELECT title, words, core, n, unnest(range(1, len(words) - n + 2)) AS i FROM titles, range(1, 6) r(n)),
-grams AS (SELECT title, core, n, i, array_to_string(words[i:i + n - 1], ' ') AS phrase FROM starts)
-SELECT g.title, arg_max({soc_code: l.soc_code, title: l.soc_title}, ((g.i + g.n - 1 <= g.core)::INTEGER * 10 + g.n) * 1000 + g.i) AS occupation
-FROM grams g JOIN soc_lexicon l USING (phrase)
-GROUP BY g.title;
+grams AS (
+  SELECT key, i, n, array_to_string(next[1:n], ' ') AS phrase
+  FROM starts SEMI JOIN firsts USING (word), range(1, 6) r(n)
+  WHERE next[n] IS NOT NULL
+)
+SELECT g.key, g.i, g.n, l.soc_code, l.soc_title FROM grams g JOIN soc_lexicon l USING (phrase);
+
+-- name: title_occupations
+-- Each title's occupation, from its lexicon_hits: the phrase within its core (before the first qualifier:
+-- "Data Engineer - Payments") first, then the longest, then the last (the head of an English noun phrase:
+-- "Principal Software Engineer"). A title without one has none.
+CREATE OR REPLACE TABLE title_occupations AS
+SELECT h.key AS title, arg_max({soc_code: h.soc_code, title: h.soc_title}, ((h.i + h.n - 1 <= c.core)::INTEGER * 10 + h.n) * 1000 + h.i) AS occupation
+FROM lexicon_hits h JOIN (SELECT title, len(string_split(title_core(title), ' ')) AS core FROM titles_to_classify) c ON c.title = h.key
+GROUP BY h.key;
 
 -- name: untitled_texts
 -- $dir: the state folder just written. The text of each job whose title names no occupation the lexicon
@@ -69,32 +86,21 @@ SELECT t.posting_id AS key, t.description AS text
 FROM job_postings jp SEMI JOIN untitled USING (job_id) JOIN texts t USING (posting_id)
 WHERE jp.text_prio = 1 AND t.description IS NOT NULL;
 
+-- name: text_tokens
+-- The words of every text of texts_to_classify (key, text), for lexicon_hits.
+CREATE OR REPLACE TABLE words_to_match AS
+SELECT key, unnest(w) AS word, generate_subscripts(w, 1) AS i
+FROM (SELECT key, string_split(title_words(text), ' ') AS w FROM texts_to_classify);
+
 -- name: text_occupations
--- The occupation a text names, from table texts_to_classify (key, text) into text_occupations: the
--- lexicon's phrases (one to five words, keyed as titles are) found in it, each occupation scored by the
--- words its phrases cover ("is adding a Diesel Mechanic ... experience as a Diesel Mechanic"); the highest
--- wins, then the earliest named. An occupation covering a single word ("work with our drivers") is a
--- mention, not the role: a text naming none twice or in two words has none. Only the phrases that start
--- at a word beginning some lexicon phrase are built.
+-- The occupation each text names, from its lexicon_hits, into text_occupations: each occupation scored by
+-- the words its phrases cover ("is adding a Diesel Mechanic ... experience as a Diesel Mechanic"); the
+-- highest wins, then the earliest named. An occupation covering a single word ("work with our drivers")
+-- is a mention, not the role: a text naming none twice or in two words has none.
 CREATE OR REPLACE TABLE text_occupations AS
-WITH tokens AS (
-  SELECT key, unnest(w) AS word, generate_subscripts(w, 1) AS i
-  FROM (SELECT key, string_split(title_words(text), ' ') AS w FROM texts_to_classify)
-),
-firsts AS (SELECT DISTINCT split_part(phrase, ' ', 1) AS word FROM soc_lexicon),
-starts AS (
-  SELECT key, i, word, [word, lead(word, 1) OVER w, lead(word, 2) OVER w, lead(word, 3) OVER w, lead(word, 4) OVER w] AS next
-  FROM tokens WINDOW w AS (PARTITION BY key ORDER BY i)
-),
-grams AS (
-  SELECT key, i, n, array_to_string(next[1:n], ' ') AS phrase
-  FROM starts SEMI JOIN firsts USING (word), range(1, 6) r(n)
-  WHERE next[n] IS NOT NULL
-),
-scored AS (
-  SELECT g.key, l.soc_code, any_value(l.soc_title) AS soc_title, sum(g.n) AS covered, min(g.i) AS first
-  FROM grams g JOIN soc_lexicon l USING (phrase)
-  GROUP BY g.key, l.soc_code
+WITH scored AS (
+  SELECT key, soc_code, any_value(soc_title) AS soc_title, sum(n) AS covered, min(i) AS first
+  FROM lexicon_hits GROUP BY key, soc_code
 )
 SELECT key, arg_max({soc_code: soc_code, title: soc_title}, {covered: covered, earliest: -first, soc_code: soc_code}) AS occupation
 FROM scored WHERE covered >= 2 GROUP BY key;

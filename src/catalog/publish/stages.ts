@@ -50,8 +50,11 @@ const JOBS = namedScripts('publish/jobs.sql', [
   'soc_lexicon',
   'soc_phrases',
   'state_titles',
+  'title_tokens',
+  'lexicon_hits',
   'title_occupations',
   'untitled_texts',
+  'text_tokens',
   'text_occupations',
   'skill_vocabulary',
   'skill_reader',
@@ -199,11 +202,15 @@ export async function loadSocLexicon(duck: Duck): Promise<void> {
 /** The occupation of every title in table `titles_to_classify` (into `title_occupations`), by the lexicon of soc.ts. */
 export async function classifyTitles(duck: Duck): Promise<void> {
   await loadSocLexicon(duck);
+  await runScript(duck, JOBS.title_tokens);
+  await runScript(duck, JOBS.lexicon_hits);
   await runScript(duck, JOBS.title_occupations);
 }
 
 /** The occupation each text of table `texts_to_classify` (key, text) names (into `text_occupations`), once the lexicon is loaded. */
 export async function classifyTexts(duck: Duck): Promise<void> {
+  await runScript(duck, JOBS.text_tokens);
+  await runScript(duck, JOBS.lexicon_hits);
   await runScript(duck, JOBS.text_occupations);
 }
 

@@ -79,7 +79,7 @@ describe('US metropolitan statistical areas of generated locations', function ()
     let key: string;
 
     before(async () => {
-      app = await startTestAppWithCatalog('metros', { jobs: 4000, seed: 31 });
+      app = await startTestAppWithCatalog({ jobs: 1200, seed: 17 });
       ({ key } = await app.account());
     });
     after(() => app.close());

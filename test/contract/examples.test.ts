@@ -57,7 +57,7 @@ describe('the examples of openapi.yaml', function () {
   let key: string;
 
   before(async () => {
-    app = await startTestAppWithCatalog('examples', { jobs: 300, seed: 11 });
+    app = await startTestAppWithCatalog({ jobs: 300, seed: 11 });
     // A plan large enough for the export example's 50,000 records.
     ({ key } = await app.account({ plan: 'paid-500k' }));
   });

@@ -224,7 +224,7 @@ describe('every documented status of openapi.yaml', function () {
   const c = {} as Context;
 
   before(async () => {
-    c.app = await startTestAppWithCatalog('statuses', { jobs: 200, seed: 29 });
+    c.app = await startTestAppWithCatalog({ jobs: 300, seed: 11 });
     c.bare = await startTestApp();
     ({ key: c.key } = await c.app.account({ plan: 'paid-25k' }));
     ({ key: c.bareKey } = await c.bare.account({ plan: 'paid-25k' }));

@@ -24,7 +24,7 @@ describe('GET /v1/account', function () {
   let app: TestApp;
 
   before(async () => {
-    app = await startTestAppWithCatalog('account', { jobs: 80, seed: 5 });
+    app = await startTestAppWithCatalog({ jobs: 60, seed: 17 });
   });
   beforeEach(() => app.setNow(NOW));
   after(async () => {

@@ -120,7 +120,7 @@ describe('bad input never answers 5xx (property over the contract)', function ()
   let base: number;
 
   before(async () => {
-    app = await startTestAppWithCatalog('property', { jobs: 40, seed: 23 });
+    app = await startTestAppWithCatalog({ jobs: 60, seed: 17 });
     ({ key } = await app.account({ plan: 'paid-500k' }));
     base = Date.parse('2026-11-20T00:00:00Z');
   });

@@ -28,7 +28,7 @@ describe('bad input never answers 5xx', function () {
   let key: string;
 
   before(async () => {
-    app = await startTestAppWithCatalog('bad-input', { jobs: 60, seed: 17 });
+    app = await startTestAppWithCatalog({ jobs: 60, seed: 17 });
   });
   beforeEach(async () => {
     ({ key } = await app.account({ plan: 'paid-25k' }));

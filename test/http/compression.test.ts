@@ -22,7 +22,7 @@ describe('compression of JSON answers (gzip and brotli, negotiated)', function (
   let app: TestApp;
 
   before(async () => {
-    app = await startTestAppWithCatalog('compression', { jobs: 400, seed: 17 });
+    app = await startTestAppWithCatalog({ jobs: 300, seed: 11 });
   });
   after(() => app?.close());
 

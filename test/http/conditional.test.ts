@@ -11,7 +11,7 @@ describe('conditional GET (ETag, If-None-Match)', function () {
   let app: TestApp;
 
   before(async () => {
-    app = await startTestAppWithCatalog('conditional', { jobs: 200, seed: 21 });
+    app = await startTestAppWithCatalog({ jobs: 300, seed: 11 });
   });
   after(() => app?.close());
 

@@ -15,7 +15,7 @@ describe('Idempotency-Key (POST /v1/jobs/exports, PUT /v1/account/overage)', fun
   let app: TestApp;
 
   before(async () => {
-    app = await startTestAppWithCatalog('idempotency', { jobs: 200, seed: 23 });
+    app = await startTestAppWithCatalog({ jobs: 300, seed: 11 });
   });
   after(() => app?.close());
 

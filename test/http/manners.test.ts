@@ -18,7 +18,7 @@ describe('HTTP manners: Allow on 405, WWW-Authenticate on 401, HEAD where GET ex
   let accountId: string;
 
   before(async () => {
-    app = await startTestAppWithCatalog('manners', { jobs: 60, seed: 17 });
+    app = await startTestAppWithCatalog({ jobs: 60, seed: 17 });
   });
   beforeEach(async () => {
     ({ key, accountId } = await app.account({ plan: 'paid-25k' }));

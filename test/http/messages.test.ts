@@ -103,7 +103,7 @@ describe('error messages in words', function () {
   let key: string;
 
   before(async () => {
-    app = await startTestAppWithCatalog('messages', { jobs: 80, seed: 17 });
+    app = await startTestAppWithCatalog({ jobs: 60, seed: 17 });
   });
   beforeEach(async () => {
     ({ key } = await app.account({ plan: 'paid-25k' }));

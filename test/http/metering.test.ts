@@ -35,7 +35,7 @@ describe('metering', function () {
   let app: TestApp;
 
   before(async () => {
-    app = await startTestAppWithCatalog('metering', { jobs: 300, seed: 3 });
+    app = await startTestAppWithCatalog({ jobs: 300, seed: 11 });
   });
   beforeEach(() => app.setNow(NOW));
   after(async () => {

@@ -23,7 +23,7 @@ describe('answers that are not delivered (spec 8.2: only successful responses co
 
   before(async () => {
     // About 1,000 change events of full jobs: a page of several megabytes.
-    app = await startTestAppWithCatalog('undelivered', { jobs: 1200, seed: 17 });
+    app = await startTestAppWithCatalog({ jobs: 1200, seed: 17 });
   });
   after(() => app?.close());
 

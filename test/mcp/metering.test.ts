@@ -31,7 +31,7 @@ describe('MCP metering, confirmation and sessions', function () {
   let matching: number;
 
   before(async () => {
-    app = await startTestAppWithCatalog('mcp-metering', { jobs: 300, seed: 9 });
+    app = await startTestAppWithCatalog({ jobs: 300, seed: 11 });
   });
   beforeEach(() => app.setNow(NOW));
   after(async () => {

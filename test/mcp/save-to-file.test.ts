@@ -15,7 +15,7 @@ describe('MCP search_jobs save_to_file over more matches than a file holds', fun
   let key: string;
 
   before(async () => {
-    app = await startTestAppWithCatalog('mcp-file', { jobs: 6500, seed: 12 });
+    app = await startTestAppWithCatalog({ jobs: 6500, seed: 12 });
     ({ key } = await app.account({ plan: 'paid-25k' }));
     client = await overHttp(app.url, key);
   });

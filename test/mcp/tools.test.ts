@@ -42,7 +42,7 @@ describe('MCP tools over Streamable HTTP (/mcp)', function () {
   let client: Client;
 
   before(async () => {
-    app = await startTestAppWithCatalog('mcp', { jobs: 300, seed: 8 });
+    app = await startTestAppWithCatalog({ jobs: 300, seed: 8 });
   });
   beforeEach(async () => {
     app.setNow(NOW);

@@ -1,9 +1,9 @@
 // Starts the real service on port 0 with a fresh in-memory state store and temporary folders.
 // TEST_STATE_STORE=postgres runs it on a fresh database of the test PostgreSQL server instead.
 
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { generateCorpus } from '../../src/catalog/generator/corpus.js';
 import { publish } from '../../src/catalog/publish/publish.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -120,20 +120,56 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A test app serving a generated corpus of `jobs` jobs (one day, published and picked up). */
-export async function startTestAppWithCatalog(name: string, corpus: { jobs: number; seed: number }): Promise<TestApp> {
-  const root = await tempDir(name);
-  await generateCorpus({ ...corpus, days: 1, start: '2026-11-18' }, join(root, 'corpus'), { workers: 0 });
-  const app = await startTestApp();
+/** Where published corpora are kept for the whole run (catalog-cache.ts); unset in a run without that fixture. */
+const CATALOGS = 'JPS_TEST_CATALOGS';
+
+/**
+ * A generated corpus of `jobs` jobs (one day) published, as a folder holding `snapshots/` and `data/` (the
+ * publisher's state). Built once per run and corpus and kept for every later file of either worker: a
+ * publication is immutable, and its files are copied into each app that serves it.
+ */
+async function publishedCorpus(corpus: { jobs: number; seed: number }): Promise<string> {
+  const cache = process.env[CATALOGS];
+  const kept = cache && join(cache, `${corpus.jobs}-${corpus.seed}`);
+  if (kept && (await stat(kept).catch(() => undefined))) return kept;
+  const build = await mkdtemp(join(cache ?? tmpdir(), 'jps-build-'));
+  await generateCorpus({ ...corpus, days: 1, start: '2026-11-18' }, join(build, 'corpus'), { workers: 0 });
   await publish({
-    input: join(root, 'corpus', 'day-001'),
-    snapshotsDir: app.config.snapshotsDir,
-    dataDir: app.config.dataDir,
+    input: join(build, 'corpus', 'day-001'),
+    snapshotsDir: join(build, 'snapshots'),
+    dataDir: join(build, 'data'),
     quiet: true,
     memoryLimit: '1GB',
   });
+  await rm(join(build, 'corpus'), { recursive: true, force: true });
+  if (!kept) return build;
+  // The other worker may have kept the same corpus meanwhile: its copy is as good.
+  await rename(build, kept).catch(() => rm(build, { recursive: true, force: true }));
+  return kept;
+}
+
+/**
+ * Copies published folders as publish leaves them for a server that may look at any moment (it polls):
+ * every file first, then the LATEST pointers, each written beside and renamed into place.
+ */
+async function copyPublished(from: string, to: string): Promise<void> {
+  const isPointer = (path: string) => basename(path) === 'LATEST';
+  await cp(from, to, { recursive: true, filter: (path) => !isPointer(path) });
+  const entries = await readdir(from, { recursive: true, withFileTypes: true });
+  for (const pointer of entries.filter((e) => e.isFile() && isPointer(e.name))) {
+    const target = join(to, relative(from, join(pointer.parentPath, pointer.name)));
+    await cp(join(pointer.parentPath, pointer.name), `${target}.copy`);
+    await rename(`${target}.copy`, target);
+  }
+}
+
+/** A test app serving a generated corpus of `jobs` jobs (one day, published and picked up). */
+export async function startTestAppWithCatalog(corpus: { jobs: number; seed: number }): Promise<TestApp> {
+  const [published, app] = await Promise.all([publishedCorpus(corpus), startTestApp()]);
+  await copyPublished(join(published, 'snapshots'), app.config.snapshotsDir);
+  await copyPublished(join(published, 'data'), app.config.dataDir);
+  if (!process.env[CATALOGS]) await rm(published, { recursive: true, force: true });
   await app.service.watcher.check();
-  await rm(root, { recursive: true, force: true });
   return app;
 }
 

@@ -53,7 +53,7 @@ describe('pages in a browser: the landing page, the API reference and the usage 
   const scriptErrors: string[] = [];
 
   before(async () => {
-    [app, browser] = await Promise.all([startTestAppWithCatalog('browser', { jobs: 60, seed: 17 }), launchBrowser()]);
+    [app, browser] = await Promise.all([startTestAppWithCatalog({ jobs: 60, seed: 17 }), launchBrowser()]);
     page = await browser.newPage();
     await page.setViewport({ width: DESKTOP, height: 900 });
     sent = requestsOf(page);

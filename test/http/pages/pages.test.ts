@@ -13,7 +13,7 @@ describe('pages: the landing page, the API reference, the usage dashboard and th
   let app: TestApp;
 
   before(async () => {
-    app = await startTestAppWithCatalog('pages', { jobs: 60, seed: 17 });
+    app = await startTestAppWithCatalog({ jobs: 60, seed: 17 });
   });
   after(() => app?.close());
 

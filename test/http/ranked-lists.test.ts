@@ -4,12 +4,8 @@
 // generated corpus has many common words.
 
 import { expect } from 'chai';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { generateCorpus } from '../../src/catalog/generator/corpus.js';
-import { publish } from '../../src/catalog/publish/publish.js';
 import { limits } from '../../src/jobs/ranked-lists.js';
-import { startTestApp, tempDir, type TestApp } from '../support/app.js';
+import { startTestAppWithCatalog, type TestApp } from '../support/app.js';
 
 interface Page {
   data: { job_id: string }[];
@@ -23,16 +19,10 @@ describe('impact-ordered lists', function () {
   this.timeout(180_000);
   let app: TestApp;
   let key: string;
-  let root: string;
   const saved = { ...limits };
 
   before(async () => {
-    root = await tempDir('ranked');
-    const corpus = join(root, 'corpus');
-    await generateCorpus({ jobs: 2000, seed: 5, days: 1, start: '2026-11-18' }, corpus, { workers: 0 });
-    const dirs = { snapshotsDir: join(root, 'snapshots'), dataDir: join(root, 'data') };
-    await publish({ input: join(corpus, 'day-001'), ...dirs, quiet: true, memoryLimit: '1GB' });
-    app = await startTestApp(dirs);
+    app = await startTestAppWithCatalog({ jobs: 2000, seed: 11 });
     // Pages through every match many times: the largest plan's records.
     ({ key } = await app.account({ plan: 'paid-500k' }));
     limits.commonWordDocs = 100;
@@ -41,7 +31,6 @@ describe('impact-ordered lists', function () {
   after(async () => {
     Object.assign(limits, saved);
     await app?.close();
-    if (root) await rm(root, { recursive: true, force: true });
   });
 
   /** Every page of a search, as job ids, with the fast path on or off. */

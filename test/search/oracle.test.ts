@@ -5,13 +5,9 @@
 // and once as tsquery operators for PostgreSQL, so no code under test builds the oracle's query.
 
 import { expect } from 'chai';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import pg from 'pg';
-import { generateCorpus } from '../../src/catalog/generator/corpus.js';
-import { snapshotDir } from '../../src/catalog/layout.js';
-import { publish } from '../../src/catalog/publish/publish.js';
-import { startTestApp, tempDir, type TestApp } from '../support/app.js';
+import { latestPointer, readPointer, snapshotDir } from '../../src/catalog/layout.js';
+import { startTestAppWithCatalog, type TestApp } from '../support/app.js';
 import { loadSnapshotIntoPostgres, TS_CONFIG } from '../support/pg-catalog.js';
 import { testPostgres } from '../support/postgres.js';
 
@@ -445,7 +441,6 @@ interface Page {
 
 describe('text search against PostgreSQL (DESIGN.md 4)', function () {
   this.timeout(180_000);
-  let root: string;
   let app: TestApp;
   let db: pg.Client;
   let docs: Doc[];
@@ -500,14 +495,10 @@ describe('text search against PostgreSQL (DESIGN.md 4)', function () {
   }
 
   before(async () => {
-    root = await tempDir('oracle');
-    const corpus = join(root, 'corpus');
-    await generateCorpus({ jobs: 2000, seed: 11, days: 1, start: '2026-11-18' }, corpus, { workers: 0 });
-    const dirs = { snapshotsDir: join(root, 'snapshots'), dataDir: join(root, 'data') };
-    const published = await publish({ input: join(corpus, 'day-001'), ...dirs, quiet: true, memoryLimit: '1GB' });
-    app = await startTestApp(dirs);
+    app = await startTestAppWithCatalog({ jobs: 2000, seed: 11 });
+    const watermark = (await readPointer(latestPointer(app.config.snapshotsDir)))!;
     const url = await (await testPostgres()).database('search_oracle');
-    await loadSnapshotIntoPostgres(url, snapshotDir(dirs.snapshotsDir, published.watermark));
+    await loadSnapshotIntoPostgres(url, snapshotDir(app.config.snapshotsDir, watermark));
     db = new pg.Client({ connectionString: url });
     await db.connect();
     docs = (await db.query<Doc>('SELECT job_id::text AS id, title, description FROM jobs ORDER BY job_id')).rows;
@@ -517,7 +508,6 @@ describe('text search against PostgreSQL (DESIGN.md 4)', function () {
   after(async () => {
     await db?.end();
     await app?.close();
-    if (root) await rm(root, { recursive: true, force: true });
   });
 
   it('selects the same jobs as PostgreSQL for every generated query, across all pages', async () => {

@@ -34,6 +34,7 @@ describe('ledger segments', function () {
   this.timeout(120_000);
   let engine: QueryEngine;
   let store: StateStore;
+  let root: string;
   let dir: string;
   let now: Date;
   let ledger: Ledger;
@@ -47,13 +48,14 @@ describe('ledger segments', function () {
   after(() => engine.close());
   beforeEach(async () => {
     store = await openStore();
-    dir = join(await tempDir('ledger-segments'), 'ledger');
+    root = await tempDir('ledger-segments');
+    dir = join(root, 'ledger');
     now = new Date(`${TODAY}T12:00:00Z`);
     ledger = open();
   });
   afterEach(async () => {
     await releaseStore(store);
-    await rm(dir, { recursive: true, force: true });
+    await rm(root, { recursive: true, force: true });
   });
 
   /** `n` settled requests of `account`, one a second from `at`: a mix of classes, keys, errors and overage. */

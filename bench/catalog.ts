@@ -4,7 +4,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GENERATOR_REVISION } from '../src/catalog/generator/corpus.js';
+import { generateCorpus, GENERATOR_REVISION } from '../src/catalog/generator/corpus.js';
+import { DEFAULT_START } from '../src/catalog/generator/options.js';
 import { runCliJson, ROOT } from './cli.js';
 
 /** Whether `corpus` holds a corpus this generator revision wrote (same arguments, same bytes). */
@@ -23,27 +24,20 @@ export interface CatalogRun {
 }
 
 /**
- * Generates the corpus once per (jobs, seed, days), then publishes its days in order into a fresh folder
- * (the figures are the last day's; the trends scenario reads the history of all of them).
+ * Publishes the corpus of (jobs, seed, days) into a fresh folder. A one-day corpus is generated once and
+ * kept. A corpus of several days is generated afresh, each day published as soon as it is written and
+ * then removed (all but the last, which merge-report reads): 30 days of a million jobs would take over
+ * 100 GB of disk at once. The figures are the last day's; the trends scenario reads the history of all.
  */
 export async function benchCatalog(jobs: number, seed: number, days = 1): Promise<CatalogRun> {
   const cache = join(ROOT, 'bench', '.cache');
   const corpus = join(cache, `corpus-${jobs}-seed${seed}${days > 1 ? `-days${days}` : ''}`);
-  let generate_s: number | null = null;
-  if (!corpusIsCurrent(corpus)) {
-    process.stderr.write(`generating ${jobs.toLocaleString('en-US')} jobs into ${corpus} ...\n`);
-    const started = performance.now();
-    await runCliJson(['generate', '--jobs', String(jobs), '--seed', String(seed), '--days', String(days), '--out', corpus, '--force']);
-    generate_s = (performance.now() - started) / 1000;
-  }
   const run = join(cache, `run-${jobs}${days > 1 ? `-days${days}` : ''}`);
   await rm(run, { recursive: true, force: true });
   await mkdir(run, { recursive: true });
   const dirs = { snapshotsDir: join(run, 'snapshots'), dataDir: join(run, 'data') };
-  let day = '';
   let summary = { duration_s: 0, peak_rss_gib: 0, counts: { jobs: 0, postings: 0 } };
-  for (let d = 1; d <= days; d++) {
-    day = join(corpus, `day-${String(d).padStart(3, '0')}`);
+  const publish = async (day: string) => {
     process.stderr.write(`publishing ${day} ...\n`);
     summary = (await runCliJson([
       'publish',
@@ -54,7 +48,33 @@ export async function benchCatalog(jobs: number, seed: number, days = 1): Promis
       '--data-dir',
       dirs.dataDir,
     ])) as typeof summary;
+  };
+  const dayDir = (d: number) => join(corpus, `day-${String(d).padStart(3, '0')}`);
+  let generate_s: number | null = null;
+  if (days > 1) {
+    process.stderr.write(`generating ${jobs.toLocaleString('en-US')} jobs over ${days} days into ${corpus}, publishing each day ...\n`);
+    const started = performance.now();
+    let publishing = 0;
+    await generateCorpus({ jobs, seed, days, start: DEFAULT_START }, corpus, {
+      force: true,
+      afterDay: async (day, dir) => {
+        const began = performance.now();
+        await publish(dir);
+        publishing += performance.now() - began;
+        if (day.day < days) await rm(dir, { recursive: true, force: true });
+      },
+    });
+    generate_s = (performance.now() - started - publishing) / 1000;
+  } else {
+    if (!corpusIsCurrent(corpus)) {
+      process.stderr.write(`generating ${jobs.toLocaleString('en-US')} jobs into ${corpus} ...\n`);
+      const started = performance.now();
+      await runCliJson(['generate', '--jobs', String(jobs), '--seed', String(seed), '--out', corpus, '--force']);
+      generate_s = (performance.now() - started) / 1000;
+    }
+    await publish(dayDir(1));
   }
+  const day = dayDir(days);
   const report = (await runCliJson(['merge-report', '--input', day, '--snapshots-dir', dirs.snapshotsDir])) as {
     precision: number;
     recall: number;

@@ -1,6 +1,7 @@
 // `generate`: writes a synthetic collector delivery (postings per source and day, reads, withdrawals, registry releases).
 
 import type { CorpusSummary } from '../catalog/generator/corpus.js';
+import { DEFAULT_START } from '../catalog/generator/options.js';
 import { JSON_OPTION, UsageError, type Command } from './command.js';
 import { print } from './output.js';
 
@@ -33,13 +34,13 @@ export const generate: Command = {
     { name: 'seed', value: 'n', help: 'random seed (default 1)' },
     { name: 'days', value: 'n', help: 'number of daily deliveries (default 1)' },
     { name: 'out', value: 'dir', required: true, help: 'folder to write; must be empty or absent unless --force' },
-    { name: 'start', value: 'YYYY-MM-DD', help: 'date of day 1 (default 2026-11-18)' },
+    { name: 'start', value: 'YYYY-MM-DD', help: `date of day 1 (default ${DEFAULT_START})` },
     { name: 'workers', value: 'n', help: 'worker threads (default one per core, at most 4; 0 runs on the main thread)' },
     { name: 'force', boolean: true, help: 'replace a non-empty --out folder' },
     JSON_OPTION,
   ],
   async run({ options, json }) {
-    const start = typeof options.start === 'string' ? options.start : '2026-11-18';
+    const start = typeof options.start === 'string' ? options.start : DEFAULT_START;
     if (!/^\d{4}-\d{2}-\d{2}$/.test(start) || Number.isNaN(Date.parse(`${start}T00:00:00Z`)))
       throw new UsageError(`--start must be a date YYYY-MM-DD; got "${start}"`);
     const generation = {

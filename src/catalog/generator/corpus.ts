@@ -47,6 +47,11 @@ export interface CorpusRun {
   workers?: number;
   onProgress?: (p: Progress) => void;
   progressEveryMs?: number;
+  /**
+   * Called with each day once it is written, before the next is: a caller may publish the day and remove
+   * its folder, so a long corpus needs the disk of one day (bench/catalog.ts). Same bytes either way.
+   */
+  afterDay?: (day: DaySummary, dir: string) => Promise<void>;
 }
 
 /** Refuses a non-empty folder unless `force`, which empties it first. */
@@ -86,6 +91,7 @@ export async function generateCorpus(options: GenerateOptions, outDir: string, r
       const input = { runner, boards, calendar, end: firstIndex[day + 1]!, batchSize: 1500, inFlight: 6 };
       const summary = await writeDay(input, day, out, tick);
       perDay.push(summary);
+      await run.afterDay?.(summary, join(out, summary.path));
       done = { postings: done.postings + summary.postings, bytes: done.bytes + summary.bytes };
     }
     const [companies, registered] = ((await runner.run({ kind: 'stats' })) as string[]).map(Number) as [number, number];

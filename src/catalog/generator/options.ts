@@ -9,6 +9,9 @@ export interface GenerateOptions {
   start: string;
 }
 
+/** Day 1 of a generation unless asked otherwise. */
+export const DEFAULT_START = '2026-11-18';
+
 export const RATES = {
   openingsPerCompany: 20,
   newOpeningsPerDay: 0.03,

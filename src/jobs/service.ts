@@ -229,7 +229,6 @@ export class JobsService {
         restrict = ' AND j.doc IN (SELECT unnest($docs))';
       }
     }
-    const matching = matchingSql(s.prefix, condition.sql + restrict);
     if (!groupBy) {
       if (text !== null) return { count: (await this.filteredMatches(s, condition, text)).length };
       const marks = this.cachedMarks(s, condition);
@@ -240,6 +239,7 @@ export class JobsService {
       )) as [[number]];
       return { count };
     }
+    const matching = matchingSql(s.prefix, condition.sql + restrict, groupBy);
     const rows = await this.engine.rows(
       `WITH m AS MATERIALIZED (${matching}), g AS (${groupedSql(groupBy, s.prefix)})
        SELECT (SELECT count(*) FROM m)::INTEGER, value, n::INTEGER FROM g ORDER BY n DESC, value ASC NULLS LAST LIMIT 25`,
@@ -313,16 +313,30 @@ export class JobsService {
   }
 }
 
+/** What a group reads of a matching job row j, besides its doc: none for the groups of its locations or postings. */
+const GROUP_COLUMN: Record<GroupBy, string | null> = {
+  employer: 'j.employer_name',
+  company_id: 'j.company_id',
+  work_arrangement: "[NULL, 'remote', 'hybrid', 'in_person'][j.work_arrangement + 1] AS work_arrangement",
+  currentness: "['current', 'uncertain', 'not_current'][j.currentness + 1] AS currentness",
+  pay_band: 'j.pay_band',
+  soc_code: 'j.soc_code',
+  soc_major: 'j.soc_code',
+  skills: 'j.skills',
+  country: null,
+  state: null,
+  msa: null,
+  employment_type: null,
+  source_class: null,
+};
+
 /**
- * The matching jobs with the columns groups read, from the serving tables named with `prefix` (`condition`:
- * on the job row j); `carry`: more columns of j to keep (a trend's spans).
+ * The matching jobs with what `groupBy` reads, from the serving tables named with `prefix` (`condition`:
+ * on the job row j); `carry`: more columns of j to keep (a trend's spans). Only those: every column more is
+ * copied for every matching job (a trend's million versions).
  */
-export const matchingSql = (prefix: string, condition: string, carry: string[] = []) =>
-  `SELECT j.doc, j.employer_name, j.company_id,
-        [NULL, 'remote', 'hybrid', 'in_person'][j.work_arrangement + 1] AS work_arrangement,
-        ['current', 'uncertain', 'not_current'][j.currentness + 1] AS currentness, j.pay_band, j.soc_code, j.skills${carry
-          .map((c) => `, j.${c}`)
-          .join('')}
+export const matchingSql = (prefix: string, condition: string, groupBy: GroupBy, carry: string[] = []) =>
+  `SELECT ${['j.doc', GROUP_COLUMN[groupBy], ...carry.map((c) => `j.${c}`)].filter((c) => c !== null).join(', ')}
       FROM ${prefix}jobs j WHERE ${condition}`;
 
 /**

@@ -174,15 +174,19 @@ export class TrendsService {
       return tally;
     }
     const spans = ['first_point', 'end_point'];
-    const m = matchingSql(view.prefix, condition.sql, spans);
-    const grouped = groupBy
-      ? `UNION ALL SELECT value, first_point, end_point, n, true FROM (${groupedSql(groupBy, view.prefix, spans)})`
-      : '';
-    const rows = await this.engine.rows(
-      `WITH m AS MATERIALIZED (${m})
-       SELECT NULL::VARCHAR AS value, first_point, end_point, count(*) AS n, false AS grouped FROM m GROUP BY ALL ${grouped}`,
-      params,
-    );
+    // Without groups the spans of the matching versions are all it needs: no row is copied.
+    const rows = groupBy
+      ? await this.engine.rows(
+          `WITH m AS MATERIALIZED (${matchingSql(view.prefix, condition.sql, groupBy, spans)})
+           SELECT NULL::VARCHAR AS value, first_point, end_point, count(*) AS n, false AS grouped FROM m GROUP BY ALL
+           UNION ALL SELECT value, first_point, end_point, n, true FROM (${groupedSql(groupBy, view.prefix, spans)})`,
+          params,
+        )
+      : await this.engine.rows(
+          `SELECT NULL::VARCHAR AS value, first_point, end_point, count(*) AS n, false AS grouped
+           FROM ${view.prefix}jobs j WHERE ${condition.sql} GROUP BY ALL`,
+          params,
+        );
     for (const [value, first, end, n, isGroup] of rows)
       tally.add(first as number, end as number, Number(n), isGroup ? (value as string | null) : undefined);
     tally.finish();

@@ -28,10 +28,11 @@ LEFT JOIN pubs f ON f.watermark = n.valid_from
 LEFT JOIN pubs u ON u.watermark = n.valid_until;
 
 -- name: spanned
--- The versions' jobs table with their spans, which a trend groups by.
+-- The versions' jobs table with their spans, which a trend groups by. {name}: the prefix without its
+-- database (a table is renamed within its own).
 CREATE TABLE {p}spanned AS SELECT j.*, s.first_point, s.end_point FROM {p}jobs j JOIN {p}spans s USING (doc) ORDER BY j.doc;
 DROP TABLE {p}jobs;
-ALTER TABLE {p}spanned RENAME TO {p}jobs;
+ALTER TABLE {p}spanned RENAME TO {name}jobs;
 
 -- name: publications
 SELECT strftime(watermark, '%Y-%m-%dT%H:%M:%S.%gZ') FROM read_parquet({publications}) ORDER BY watermark;

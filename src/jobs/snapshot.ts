@@ -41,7 +41,7 @@ const { macros: MACROS } = namedScripts('serve/catalog.sql', ['macros']);
 const TABLES = ['files', 'numbered', 'postings', 'locations', 'codes', 'masks', 'jobs', 'redirects', 'withdrawn'] as const;
 
 export interface JobsSnapshot extends CatalogSnapshot {
-  /** Table name prefix of this snapshot in the engine's database, e.g. "c3_". */
+  /** Table name prefix of this snapshot: its own in-memory database in the engine, e.g. "c3.". */
   prefix: string;
   /** The small numbers of low-cardinality values, per kind (source, country, ...): see the codes table. */
   codes: Codes;
@@ -78,10 +78,12 @@ export function jobsSnapshotOpener(
   progressOptions: ProgressOptions = { intervalMs: 0 },
 ): SnapshotOpener {
   const live = new Set<string>();
-  const open = async (dir: string, watermark: string, progress: OpenProgress): Promise<JobsSnapshot> => {
+  const open = (dir: string, watermark: string, progress: OpenProgress) =>
+    inOwnDatabase(engine, (database) => openInto(database, dir, watermark, progress));
+  const openInto = async (database: string, dir: string, watermark: string, progress: OpenProgress): Promise<JobsSnapshot> => {
     const started = performance.now();
     const manifest = await readCatalogManifest(dir);
-    const prefix = `c${++opened}_`;
+    const prefix = `${database}.`;
     const holes = await holesOf(dir, prefix, manifest.format);
     // Built once at publish (the publication's serving/), or, for an older publication, by this server into its cache.
     const folder = manifest.serving_files ? servingFolder(dir) : join(cacheDir, watermark);
@@ -102,6 +104,8 @@ export function jobsSnapshotOpener(
     const codes = await engine.withConnection((c) => readCodes(c, prefix));
     progress.set('tables', { step: 'opening the versions of the recent publications (trends/)' });
     const trends = await openTrends(engine, dir, prefix, `${prefix}t_`);
+    progress.set('tables', { step: 'compressing the serving tables' });
+    await engine.withConnection((c) => c.run(`CHECKPOINT ${database}`));
 
     const { documents, sourceData } = await openLineFiles(engine, folder, holes, jobIds.length, progress);
 
@@ -143,14 +147,29 @@ export function jobsSnapshotOpener(
         live.delete(watermark);
         await documents.handle.close();
         await sourceData.handle.close();
-        await trends?.close();
-        await dropServingTables(engine, prefix);
+        await engine.withConnection((c) => c.run(`DETACH ${database}`));
       },
     };
     return snapshot;
   };
   return (dir, watermark) =>
     withProgress(`opening catalog snapshot ${watermark}`, logger, progressOptions, (progress) => open(dir, watermark, progress));
+}
+
+/**
+ * Runs `work` with a database of its own in the engine, named c1, c2, ...: a snapshot's tables there are
+ * compressed once built (CHECKPOINT), which need not wait for the queries on the snapshot being served,
+ * and dropped whole (DETACH) when it closes, or here when `work` fails.
+ */
+async function inOwnDatabase<T>(engine: QueryEngine, work: (database: string) => Promise<T>): Promise<T> {
+  const database = `c${++opened}`;
+  await engine.withConnection((c) => c.run(`ATTACH ':memory:' AS ${database} (COMPRESS)`));
+  try {
+    return await work(database);
+  } catch (error) {
+    await engine.withConnection((c) => c.run(`DETACH DATABASE IF EXISTS ${database}`));
+    throw error;
+  }
 }
 
 /** The job documents and the source data, one line per job: written into `folder` unless there already. */
@@ -176,12 +195,6 @@ async function createServingTables(
       await c.run(fill(SQL[name], holes));
     }
     await c.run(`DROP TABLE ${prefix}masks`);
-  });
-}
-
-async function dropServingTables(engine: QueryEngine, prefix: string): Promise<void> {
-  await engine.withConnection(async (c) => {
-    for (const table of [...TABLES].reverse()) await c.run(`DROP ${table === 'numbered' ? 'VIEW' : 'TABLE'} IF EXISTS ${prefix}${table}`);
   });
 }
 

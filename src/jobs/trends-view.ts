@@ -33,7 +33,6 @@ export interface TrendsView {
   textDoc: Int32Array;
   /** The text indexes of the versions whose text is their own (no longer their job's). */
   own: { title: InvertedIndex; description: InvertedIndex };
-  close(): Promise<void>;
 }
 
 /**
@@ -46,6 +45,7 @@ export async function openTrends(engine: QueryEngine, dir: string, latest: strin
   if (!(await exists(versions)) || !(await exists(join(folder, 'publications.parquet')))) return null;
   const holes = {
     p: prefix,
+    name: prefix.slice(prefix.lastIndexOf('.') + 1),
     files: `[${quote(versions)}]`,
     publications: quote(join(folder, 'publications.parquet')),
     latest,
@@ -81,11 +81,6 @@ export async function openTrends(engine: QueryEngine, dir: string, latest: strin
     endPoint,
     textDoc,
     own: { title: own.title, description: own.description },
-    close: () =>
-      engine.withConnection(async (c) => {
-        for (const table of [...TABLES].reverse())
-          await c.run(`DROP ${table === 'numbered' ? 'VIEW' : 'TABLE'} IF EXISTS ${prefix}${table}`);
-      }),
   };
 }
 

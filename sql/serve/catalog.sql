@@ -87,10 +87,12 @@ WHERE value IS NOT NULL;
 -- Per job, one bit per value some posting (or location) of it has: "a posting from greenhouse" is
 -- (source_mask & bit) <> 0 without touching the postings. has_* masks: bit 0 a posting has it,
 -- bit 1 a posting lacks it. Subdivisions (country-state) and metros have more values: three masks
--- of 62 bits each (block = code / 62).
+-- of 62 bits each (block = code / 62). The *_codes lists: the distinct codes of the values a group
+-- counts the job in, -1 for none (a posting or location without one), so a group unnests the job's
+-- own row instead of joining its postings or locations.
 CREATE TABLE {p}masks AS
 WITH bits AS (
-  SELECT kind, value, code // 62 AS block,
+  SELECT kind, value, code, code // 62 AS block,
          CASE WHEN code < (CASE WHEN kind IN ('subdivision', 'msa') THEN 186 ELSE 62 END) THEN (1::BIGINT << (code % 62)) ELSE 0::BIGINT END AS bit
   FROM {p}codes
 ),
@@ -105,7 +107,9 @@ posting_masks AS (
     bit_or(coalesce(ck.bit, 0)) AS check_mask,
     bit_or(CASE WHEN p.has_pay THEN 1 ELSE 2 END)::BIGINT AS pay_mask,
     bit_or(CASE WHEN p.has_posting_url THEN 1 ELSE 2 END)::BIGINT AS posting_url_mask,
-    bit_or(CASE WHEN p.has_application_url THEN 1 ELSE 2 END)::BIGINT AS application_url_mask
+    bit_or(CASE WHEN p.has_application_url THEN 1 ELSE 2 END)::BIGINT AS application_url_mask,
+    list(DISTINCT coalesce(e.code, -1)) AS employment_codes,
+    list(DISTINCT coalesce(c.code, -1)) AS class_codes
   FROM {p}postings p
   LEFT JOIN bits s ON s.kind = 'source' AND s.value = p.source
   LEFT JOIN bits c ON c.kind = 'source_class' AND c.value = p.source_class
@@ -124,7 +128,10 @@ location_masks AS (
     bit_or(CASE WHEN sd.block = 2 THEN sd.bit ELSE 0 END) AS subdivision_mask2,
     bit_or(CASE WHEN m.block = 0 THEN m.bit ELSE 0 END) AS msa_mask0,
     bit_or(CASE WHEN m.block = 1 THEN m.bit ELSE 0 END) AS msa_mask1,
-    bit_or(CASE WHEN m.block = 2 THEN m.bit ELSE 0 END) AS msa_mask2
+    bit_or(CASE WHEN m.block = 2 THEN m.bit ELSE 0 END) AS msa_mask2,
+    list(DISTINCT coalesce(b.code, -1)) AS country_codes,
+    list(DISTINCT coalesce(sd.code, -1)) AS subdivision_codes,
+    list(DISTINCT coalesce(m.code, -1)) AS msa_codes
   FROM {p}locations l
   LEFT JOIN bits b ON b.kind = 'country' AND b.value = l.country
   LEFT JOIN bits sd ON sd.kind = 'subdivision' AND sd.value = l.country || '-' || l.state
@@ -169,6 +176,11 @@ SELECT
   coalesce(m.msa_mask0, 0) AS msa_mask0,
   coalesce(m.msa_mask1, 0) AS msa_mask1,
   coalesce(m.msa_mask2, 0) AS msa_mask2,
+  coalesce(m.country_codes, [-1]) AS country_codes,
+  coalesce(m.subdivision_codes, [-1]) AS subdivision_codes,
+  coalesce(m.msa_codes, [-1]) AS msa_codes,
+  coalesce(m.employment_codes, [-1]) AS employment_codes,
+  coalesce(m.class_codes, [-1]) AS class_codes,
   pay.band AS pay_band,
   CASE pay.source WHEN 'posted' THEN 1 WHEN 'description' THEN 2 ELSE 0 END::UTINYINT AS pay_source,
   occupation.soc_code AS soc_code,

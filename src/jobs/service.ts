@@ -288,8 +288,8 @@ export class JobsService {
   }
 }
 
-/** What a group reads of a matching job row j, besides its doc: none for the groups of its locations or postings. */
-const GROUP_COLUMN: Record<GroupBy, string | null> = {
+/** What a group reads of a matching job row j, besides its doc. */
+const GROUP_COLUMN: Record<GroupBy, string> = {
   employer: 'j.employer_name',
   company_id: 'j.company_id',
   work_arrangement: 'j.work_arrangement',
@@ -298,11 +298,11 @@ const GROUP_COLUMN: Record<GroupBy, string | null> = {
   soc_code: 'j.soc_code',
   soc_major: 'j.soc_code',
   skills: 'j.skills',
-  country: null,
-  state: null,
-  msa: null,
-  employment_type: null,
-  source_class: null,
+  country: 'j.country_codes',
+  state: 'j.subdivision_codes',
+  msa: 'j.msa_codes',
+  employment_type: 'j.employment_codes',
+  source_class: 'j.class_codes',
 };
 
 /**
@@ -311,7 +311,7 @@ const GROUP_COLUMN: Record<GroupBy, string | null> = {
  * copied for every matching job (a trend's million versions).
  */
 export const matchingSql = (prefix: string, condition: string, groupBy: GroupBy, carry: string[] = []) =>
-  `SELECT ${['j.doc', GROUP_COLUMN[groupBy], ...carry.map((c) => `j.${c}`)].filter((c) => c !== null).join(', ')}
+  `SELECT ${['j.doc', GROUP_COLUMN[groupBy], ...carry.map((c) => `j.${c}`)].join(', ')}
       FROM ${prefix}jobs j WHERE ${condition}`;
 
 /**
@@ -320,7 +320,9 @@ export const matchingSql = (prefix: string, condition: string, groupBy: GroupBy,
  */
 export function groupedSql(groupBy: GroupBy, p: string, by: string[] = []): string {
   const keys = by.map((c) => `, ${c}`).join('');
-  const mKeys = by.map((c) => `, m.${c}`).join('');
+  const coded = (kind: string, column: string) =>
+    `SELECT c.value AS value${keys}, g.n FROM (SELECT code${keys}, count(*) AS n FROM (SELECT unnest(${column}) AS code${keys} FROM m) GROUP BY ALL) g
+     LEFT JOIN ${p}codes c ON c.kind = '${kind}' AND c.code = g.code`;
   const grouped: Record<GroupBy, string> = {
     employer: `SELECT employer_name AS value${keys}, count(*) AS n FROM m GROUP BY ALL`,
     company_id: `SELECT company_id AS value${keys}, count(*) AS n FROM m GROUP BY ALL`,
@@ -333,12 +335,13 @@ export function groupedSql(groupBy: GroupBy, p: string, by: string[] = []): stri
     soc_major: `SELECT left(value, 3) || '0000' AS value${keys}, sum(n) AS n FROM (SELECT soc_code AS value${keys}, count(*) AS n FROM m GROUP BY ALL) GROUP BY ALL`,
     // A job counts once in each of its skills' groups (its skills are distinct); none: null.
     skills: `SELECT value${keys}, count(*) AS n FROM (SELECT unnest(CASE WHEN len(skills) > 0 THEN skills ELSE [NULL] END) AS value${keys} FROM m) GROUP BY ALL`,
-    // By location or posting: a job counts once in each group it has a value in; none: null.
-    country: `SELECT value${keys}, count(DISTINCT doc) AS n FROM (SELECT m.doc${mKeys}, l.country AS value FROM m LEFT JOIN ${p}locations l USING (doc)) GROUP BY ALL`,
-    state: `SELECT value${keys}, count(DISTINCT doc) AS n FROM (SELECT m.doc${mKeys}, CASE WHEN l.state IS NULL THEN NULL ELSE l.country || '-' || l.state END AS value FROM m LEFT JOIN ${p}locations l USING (doc)) GROUP BY ALL`,
-    msa: `SELECT value${keys}, count(DISTINCT doc) AS n FROM (SELECT m.doc${mKeys}, l.cbsa_code AS value FROM m LEFT JOIN ${p}locations l USING (doc)) GROUP BY ALL`,
-    employment_type: `SELECT value${keys}, count(DISTINCT doc) AS n FROM (SELECT m.doc${mKeys}, ps.employment_type AS value FROM m LEFT JOIN ${p}postings ps USING (doc)) GROUP BY ALL`,
-    source_class: `SELECT value${keys}, count(DISTINCT doc) AS n FROM (SELECT m.doc${mKeys}, ps.source_class AS value FROM m LEFT JOIN ${p}postings ps USING (doc)) GROUP BY ALL`,
+    // By location or posting: a job counts once in each group it has a value in; none: null. Its row
+    // lists the codes of those values (sql/serve/catalog.sql), named from the codes table after counting.
+    country: coded('country', 'country_codes'),
+    state: coded('subdivision', 'subdivision_codes'),
+    msa: coded('msa', 'msa_codes'),
+    employment_type: coded('employment_type', 'employment_codes'),
+    source_class: coded('source_class', 'class_codes'),
   };
   return grouped[groupBy];
 }

@@ -288,7 +288,7 @@ export class JobsService {
   }
 }
 
-/** What a group reads of a matching job row j, besides its doc. */
+/** What a group reads of a matching job row j. */
 const GROUP_COLUMN: Record<GroupBy, string> = {
   employer: 'j.employer_name',
   company_id: 'j.company_id',
@@ -311,7 +311,7 @@ const GROUP_COLUMN: Record<GroupBy, string> = {
  * copied for every matching job (a trend's million versions).
  */
 export const matchingSql = (prefix: string, condition: string, groupBy: GroupBy, carry: string[] = []) =>
-  `SELECT ${['j.doc', GROUP_COLUMN[groupBy], ...carry.map((c) => `j.${c}`)].join(', ')}
+  `SELECT ${[GROUP_COLUMN[groupBy], ...carry.map((c) => `j.${c}`)].join(', ')}
       FROM ${prefix}jobs j WHERE ${condition}`;
 
 /**

@@ -2,16 +2,22 @@
 // same arguments always give the same bytes) and its publication, timed, with its peak memory.
 
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateCorpus, GENERATOR_REVISION } from '../src/catalog/generator/corpus.js';
 import { DEFAULT_START } from '../src/catalog/generator/options.js';
+import { latestPointer, readPointer } from '../src/catalog/layout.js';
 import { runCliJson, ROOT } from './cli.js';
 
 /** Whether `corpus` holds a corpus this generator revision wrote (same arguments, same bytes). */
 export function corpusIsCurrent(corpus: string): boolean {
   const manifest = join(corpus, 'manifest.json');
   return existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { generator?: number }).generator === GENERATOR_REVISION;
+}
+
+/** The watermark a day of the corpus publishes as: its cutoff. */
+async function cutoff(day: string): Promise<string> {
+  return (JSON.parse(await readFile(join(day, 'manifest.json'), 'utf8')) as { cutoff: string }).cutoff;
 }
 
 export interface CatalogRun {
@@ -29,14 +35,25 @@ export interface CatalogRun {
  * generated afresh, each day but the last (which merge-report reads) is removed once published: 30 days
  * of a million jobs would take over 100 GB of disk at once. The figures are the last day's; the trends
  * scenario reads the history of all.
+ *
+ * A run of several days stopped part way (30 days of a million jobs take hours) goes on where it stopped:
+ * when the run's folder was made for the same corpus, the generator writes the days again (same bytes)
+ * and the days its publications already hold are not published twice.
  */
 export async function benchCatalog(jobs: number, seed: number, days = 1): Promise<CatalogRun> {
   const cache = join(ROOT, 'bench', '.cache');
   const corpus = join(cache, `corpus-${jobs}-seed${seed}${days > 1 ? `-days${days}` : ''}`);
   const run = join(cache, `run-${jobs}${days > 1 ? `-days${days}` : ''}`);
-  await rm(run, { recursive: true, force: true });
-  await mkdir(run, { recursive: true });
   const dirs = { snapshotsDir: join(run, 'snapshots'), dataDir: join(run, 'data') };
+  const identity = JSON.stringify({ jobs, seed, days, generator: GENERATOR_REVISION });
+  const resumed = days > 1 && (await readFile(join(run, 'run.json'), 'utf8').catch(() => null)) === identity;
+  if (!resumed) {
+    await rm(run, { recursive: true, force: true });
+    await mkdir(run, { recursive: true });
+    await writeFile(join(run, 'run.json'), identity);
+  }
+  const published = resumed ? await readPointer(latestPointer(dirs.snapshotsDir)) : null;
+  if (published !== null) process.stderr.write(`going on with ${run}: published up to ${published}\n`);
   let summary = { duration_s: 0, peak_rss_gib: 0, counts: { jobs: 0, postings: 0 } };
   const publish = async (day: string) => {
     process.stderr.write(`publishing ${day} ...\n`);
@@ -60,7 +77,8 @@ export async function benchCatalog(jobs: number, seed: number, days = 1): Promis
       force: true,
       afterDay: async (day, dir) => {
         const began = performance.now();
-        await publish(dir);
+        if (published !== null && (await cutoff(dir)) <= published) process.stderr.write(`day ${day.day} is published already\n`);
+        else await publish(dir);
         publishing += performance.now() - began;
         if (day.day < days) await rm(dir, { recursive: true, force: true });
       },

@@ -165,8 +165,9 @@ export function scenarios(service: Pick<BenchService, 'url' | 'key'>, sample: Ca
 }
 
 /**
- * Counts over the retained publications (one point a day; with --days 30, thirty): the count's filter sets,
- * groups, weeks and common words. No PostgreSQL peer: it holds one snapshot, not their history.
+ * Counts over the retained publications (one point a day; with --days 30, thirty): the count's filter
+ * sets, groups (of codes, of strings, of lists), weeks, common words, and groups of a word's matches. No
+ * PostgreSQL peer: it holds one snapshot, not their history.
  */
 function trendScenarios(get: (path: string) => Scenario['requests'][number], filters: string[], words: string[]): Scenario[] {
   return [
@@ -175,12 +176,22 @@ function trendScenarios(get: (path: string) => Scenario['requests'][number], fil
       requests: [...filters, '', 'currentness=current,uncertain,not_current'].map((query) => get(`/v1/jobs/trends?${query}`)),
     },
     {
-      name: 'trends: group_by and text',
+      name: 'trends: group_by',
       requests: [
         get('/v1/jobs/trends?group_by=state&country=US'),
         get('/v1/jobs/trends?group_by=soc_major'),
         get('/v1/jobs/trends?interval=week&group_by=work_arrangement'),
+        get('/v1/jobs/trends?group_by=employer'),
+        get('/v1/jobs/trends?group_by=skills&country=US'),
+        get('/v1/jobs/trends?group_by=pay_band&pay_currency=USD'),
+        get('/v1/jobs/trends?group_by=msa'),
+      ],
+    },
+    {
+      name: 'trends: text',
+      requests: [
         ...words.map((word) => get(`/v1/jobs/trends?q=${encodeURIComponent(word)}`)),
+        ...words.slice(0, 2).map((word) => get(`/v1/jobs/trends?group_by=employment_type&q=${encodeURIComponent(word)}`)),
       ],
     },
   ];

@@ -307,34 +307,27 @@ const GROUP_COLUMN: Record<GroupBy, string> = {
 
 /**
  * The matching jobs with what `groupBy` reads, from the serving tables named with `prefix` (`condition`:
- * on the job row j); `carry`: more columns of j to keep (a trend's spans). Only those: every column more is
- * copied for every matching job (a trend's million versions).
+ * on the job row j). Only that: every column more is copied for every matching job.
  */
-export const matchingSql = (prefix: string, condition: string, groupBy: GroupBy, carry: string[] = []) =>
-  `SELECT ${[GROUP_COLUMN[groupBy], ...carry.map((c) => `j.${c}`)].join(', ')}
-      FROM ${prefix}jobs j WHERE ${condition}`;
+const matchingSql = (prefix: string, condition: string, groupBy: GroupBy) => `SELECT ${GROUP_COLUMN[groupBy]} FROM ${prefix}jobs j WHERE ${condition}`;
 
-/**
- * The count of each group of the matching jobs `m` (matchingSql), per value and per `by` (more columns of m):
- * `value`, the `by` columns, `n`.
- */
-export function groupedSql(groupBy: GroupBy, p: string, by: string[] = []): string {
-  const keys = by.map((c) => `, ${c}`).join('');
+/** The count of each group of the matching jobs `m` (matchingSql): `value`, `n`. */
+function groupedSql(groupBy: GroupBy, p: string): string {
   const coded = (kind: string, column: string) =>
-    `SELECT c.value AS value${keys}, g.n FROM (SELECT code${keys}, count(*) AS n FROM (SELECT unnest(${column}) AS code${keys} FROM m) GROUP BY ALL) g
+    `SELECT c.value AS value, g.n FROM (SELECT code, count(*) AS n FROM (SELECT unnest(${column}) AS code FROM m) GROUP BY ALL) g
      LEFT JOIN ${p}codes c ON c.kind = '${kind}' AND c.code = g.code`;
   const grouped: Record<GroupBy, string> = {
-    employer: `SELECT employer_name AS value${keys}, count(*) AS n FROM m GROUP BY ALL`,
-    company_id: `SELECT company_id AS value${keys}, count(*) AS n FROM m GROUP BY ALL`,
+    employer: `SELECT employer_name AS value, count(*) AS n FROM m GROUP BY ALL`,
+    company_id: `SELECT company_id AS value, count(*) AS n FROM m GROUP BY ALL`,
     // Coded columns (sql/serve/catalog.sql) and codes sharing a major group are counted first, named after:
     // grouping a million rows by a small number is several times quicker than by the string it stands for.
-    work_arrangement: `SELECT [NULL, 'remote', 'hybrid', 'in_person'][value + 1] AS value${keys}, n FROM (SELECT work_arrangement AS value${keys}, count(*) AS n FROM m GROUP BY ALL)`,
-    currentness: `SELECT ['current', 'uncertain', 'not_current'][value + 1] AS value${keys}, n FROM (SELECT currentness AS value${keys}, count(*) AS n FROM m GROUP BY ALL)`,
-    pay_band: `SELECT pay_band AS value${keys}, count(*) AS n FROM m GROUP BY ALL`,
-    soc_code: `SELECT soc_code AS value${keys}, count(*) AS n FROM m GROUP BY ALL`,
-    soc_major: `SELECT left(value, 3) || '0000' AS value${keys}, sum(n) AS n FROM (SELECT soc_code AS value${keys}, count(*) AS n FROM m GROUP BY ALL) GROUP BY ALL`,
+    work_arrangement: `SELECT [NULL, 'remote', 'hybrid', 'in_person'][value + 1] AS value, n FROM (SELECT work_arrangement AS value, count(*) AS n FROM m GROUP BY ALL)`,
+    currentness: `SELECT ['current', 'uncertain', 'not_current'][value + 1] AS value, n FROM (SELECT currentness AS value, count(*) AS n FROM m GROUP BY ALL)`,
+    pay_band: `SELECT pay_band AS value, count(*) AS n FROM m GROUP BY ALL`,
+    soc_code: `SELECT soc_code AS value, count(*) AS n FROM m GROUP BY ALL`,
+    soc_major: `SELECT left(value, 3) || '0000' AS value, sum(n) AS n FROM (SELECT soc_code AS value, count(*) AS n FROM m GROUP BY ALL) GROUP BY ALL`,
     // A job counts once in each of its skills' groups (its skills are distinct); none: null.
-    skills: `SELECT value${keys}, count(*) AS n FROM (SELECT unnest(CASE WHEN len(skills) > 0 THEN skills ELSE [NULL] END) AS value${keys} FROM m) GROUP BY ALL`,
+    skills: `SELECT value, count(*) AS n FROM (SELECT unnest(CASE WHEN len(skills) > 0 THEN skills ELSE [NULL] END) AS value FROM m) GROUP BY ALL`,
     // By location or posting: a job counts once in each group it has a value in; none: null. Its row
     // lists the codes of those values (sql/serve/catalog.sql), named from the codes table after counting.
     country: coded('country', 'country_codes'),

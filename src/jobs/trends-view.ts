@@ -1,6 +1,7 @@
 // A publication's versions opened for GET /v1/jobs/trends (docs/adr/0012-trends.md): the serving tables
 // of its trends/ folder, made by the statements that make the publication's own (so a trend filters
-// them with the SQL of a count), each version's span of publications, and where its text is indexed.
+// them with the SQL of a count), each version's span of publications, where its text is indexed, and the
+// groups it counts in.
 
 import { join } from 'node:path';
 import { exists } from '../catalog/files.js';
@@ -10,7 +11,9 @@ import { namedQueries, namedScripts } from '../db/sql-files.js';
 import { sqlString as quote } from '../db/sql-literal.js';
 import type { InvertedIndex } from '../search/inverted-index.js';
 import { buildIndexes } from './snapshot-indexes.js';
+import type { GroupBy } from './service.js';
 import { fill, readCodes, type Codes } from './serving-tables.js';
+import { readGroupColumns, type GroupColumn } from './trend-groups.js';
 
 const CATALOG = namedQueries('serve/catalog.sql', ['files', 'postings', 'locations', 'codes', 'masks', 'jobs']);
 const TRENDS = namedQueries('serve/trends.sql', ['numbered', 'spans', 'publications', 'texts', 'own_texts']);
@@ -33,6 +36,8 @@ export interface TrendsView {
   textDoc: Int32Array;
   /** The text indexes of the versions whose text is their own (no longer their job's). */
   own: { title: InvertedIndex; description: InvertedIndex };
+  /** Per group_by, the groups each version counts in. */
+  groups: Map<GroupBy, GroupColumn>;
 }
 
 /**
@@ -72,6 +77,7 @@ export async function openTrends(engine: QueryEngine, dir: string, latest: strin
   });
   const ownCount = textDoc.reduce((n, t) => (t < 0 ? n + 1 : n), 0);
   const own = await buildIndexes(ownTextsSql(versions), folder, ownCount, () => undefined);
+  const groups = await readGroupColumns(engine, prefix, rows.length);
   return {
     prefix,
     codes,
@@ -81,6 +87,7 @@ export async function openTrends(engine: QueryEngine, dir: string, latest: strin
     endPoint,
     textDoc,
     own: { title: own.title, description: own.description },
+    groups,
   };
 }
 

@@ -3,13 +3,12 @@
 // the publication carries (src/jobs/trends-view.ts). One pass over the matching versions: each adds one
 // from the first publication it holds at to the last, as +1 and -1 at its ends summed in order.
 
-import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { ApiError, invalidRequest } from '../errors.js';
 import type { QueryEngine } from '../db/engine.js';
 import { FilterCache } from './filter-cache.js';
 import { filterCondition } from './filter-sql.js';
 import type { JobFilters } from './filters.js';
-import { groupedSql, matchingSql, textDocs, type GroupBy } from './service.js';
+import { textDocs, type GroupBy } from './service.js';
 import type { JobsSnapshot } from './snapshot.js';
 import type { TrendsView } from './trends-view.js';
 
@@ -105,25 +104,33 @@ function intervals(view: TrendsView, r: TrendRequest, range: { start: string; en
   return out;
 }
 
-/** The count at every publication of the view (and each group's), from the spans of the matching versions. */
+/**
+ * The count at every publication of the view, and each group's, from the spans of the matching versions:
+ * each adds one at the first publication it holds at and takes one away at the first it no longer does;
+ * the running sums are the counts.
+ */
 class Tally {
+  /** Per point 0 .. points: the change there, then (once finished) the count. */
   readonly totals: Float64Array;
-  readonly groups = new Map<string | null, Float64Array>();
-  constructor(private readonly points: number) {
-    this.totals = new Float64Array(points + 1);
+  /** Per group code, its points (a row of points + 1), when grouped. */
+  readonly groups: Int32Array;
+  readonly width: number;
+  constructor(
+    points: number,
+    readonly names: (string | null)[] = [],
+  ) {
+    this.width = points + 1;
+    this.totals = new Float64Array(this.width);
+    this.groups = new Int32Array(names.length * this.width);
   }
-  add(first: number, end: number, n: number, group?: string | null): void {
-    let into = this.totals;
-    if (group !== undefined) {
-      into = this.groups.get(group) ?? new Float64Array(this.points + 1);
-      this.groups.set(group, into);
-    }
-    into[first]! += n;
-    into[end]! -= n;
+  count(code: number, at: number): number {
+    return this.groups[code * this.width + at]!;
   }
-  /** The running sums: from the +n and -n at the ends to the count at each publication. */
+  /** The running sums: from the +1 and -1 at the ends to the count at each publication. */
   finish(): void {
-    for (const series of [this.totals, ...this.groups.values()]) for (let i = 1; i <= this.points; i++) series[i]! += series[i - 1]!;
+    for (let i = 1; i < this.width; i++) this.totals[i]! += this.totals[i - 1]!;
+    for (let row = 0; row < this.groups.length; row += this.width)
+      for (let i = row + 1; i < row + this.width; i++) this.groups[i]! += this.groups[i - 1]!;
   }
 }
 
@@ -133,7 +140,7 @@ const FILTER_CACHE_ENTRIES = 8;
 export class TrendsService {
   private readonly filters: FilterCache;
 
-  constructor(private readonly engine: QueryEngine) {
+  constructor(engine: QueryEngine) {
     this.filters = new FilterCache(engine, FILTER_CACHE_ENTRIES);
   }
 
@@ -158,20 +165,21 @@ export class TrendsService {
         publication_watermark: at === null ? null : view.publications[at]!,
         count: at === null ? null : tally.totals[at]!,
       };
-      if (r.groupBy) point.groups = at === null ? null : shown.map((value) => ({ value, count: tally.groups.get(value)![at]! }));
+      if (r.groupBy)
+        point.groups = at === null ? null : shown.map((code) => ({ value: tally.names[code] ?? null, count: tally.count(code, at) }));
       return point;
     });
     return { interval: r.interval, ...range, points };
   }
 
   private async tally(s: JobsSnapshot, view: TrendsView, f: JobFilters, groupBy: GroupBy | undefined): Promise<Tally> {
-    const tally = new Tally(view.publications.length);
-    const condition = filterCondition(f, view.prefix, view.codes);
+    // The versions that pass the filters, from the filter cache or one query, and their text.
+    const marks = await this.filters.marks(view, filterCondition(f, view.prefix, view.codes));
     const text = versionsMatching(s, view, f);
+    const { firstPoint, endPoint } = view;
+    const points = view.publications.length;
     if (!groupBy) {
-      // The versions that pass the filters, from the filter cache or one query; their spans added up here.
-      const marks = await this.filters.marks(view, condition);
-      const { firstPoint, endPoint } = view;
+      const tally = new Tally(points);
       const totals = tally.totals;
       // One plain loop over typed arrays, without a branch: a function called or a branch mispredicted
       // per version costs more than the adding.
@@ -183,22 +191,24 @@ export class TrendsService {
       tally.finish();
       return tally;
     }
-    const params: Record<string, DuckDBValue> = { ...condition.params };
-    if (text !== null) {
-      const docs = marked(text);
-      if (docs.length === 0) return tally;
-      params.docs = listValue(docs);
-      condition.sql += ' AND j.doc IN (SELECT unnest($docs))';
+    // Each matching version adds its span to the total and to each group it counts in (its codes).
+    const { names, offsets, codes } = view.groups.get(groupBy)!;
+    const tally = new Tally(points, names);
+    const { totals, groups, width } = tally;
+    for (let doc = 0; doc < view.size; doc++) {
+      if ((text === null ? marks[doc]! : marks[doc]! & text[doc]!) === 0) continue;
+      const first = firstPoint[doc]!;
+      const end = endPoint[doc]!;
+      totals[first]! += 1;
+      totals[end]! -= 1;
+      const from = offsets === null ? doc : offsets[doc]!;
+      const to = offsets === null ? doc + 1 : offsets[doc + 1]!;
+      for (let i = from; i < to; i++) {
+        const row = codes[i]! * width;
+        groups[row + first]! += 1;
+        groups[row + end]! -= 1;
+      }
     }
-    const spans = ['first_point', 'end_point'];
-    const rows = await this.engine.rows(
-      `WITH m AS MATERIALIZED (${matchingSql(view.prefix, condition.sql, groupBy, spans)})
-       SELECT NULL::VARCHAR AS value, first_point, end_point, count(*) AS n, false AS grouped FROM m GROUP BY ALL
-       UNION ALL SELECT value, first_point, end_point, n, true FROM (${groupedSql(groupBy, view.prefix, spans)})`,
-      params,
-    );
-    for (const [value, first, end, n, isGroup] of rows)
-      tally.add(first as number, end as number, Number(n), isGroup ? (value as string | null) : undefined);
     tally.finish();
     return tally;
   }
@@ -220,20 +230,24 @@ function versionsMatching(s: JobsSnapshot, view: TrendsView, f: JobFilters): Uin
   return out;
 }
 
-/** The documents marked 1, ascending. */
-function marked(marks: Uint8Array): number[] {
-  const docs: number[] = [];
-  for (let doc = 0; doc < marks.length; doc++) if (marks[doc] === 1) docs.push(doc);
-  return docs;
-}
-
-/** The groups a trend shows: the 25 largest at its last point with a publication (as a count then lists them). */
-function topGroups(tally: Tally, points: { at: number | null }[]): (string | null)[] {
+/** The groups a trend shows, as codes: the 25 largest at its last point with a publication (as a count then lists them). */
+function topGroups(tally: Tally, points: { at: number | null }[]): number[] {
   const last = points.findLast((p) => p.at !== null)?.at;
   if (last === undefined || last === null) return [];
-  return [...tally.groups.entries()]
-    .filter(([, series]) => series[last]! > 0)
-    .sort(([a, x], [b, y]) => y[last]! - x[last]! || (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0))
-    .slice(0, 25)
-    .map(([value]) => value);
+  const { names } = tally;
+  const before = (x: number, y: number) => {
+    const by = tally.count(y, last) - tally.count(x, last);
+    const [p, q] = [names[x]!, names[y]!];
+    return (by || (p === null ? 1 : q === null ? -1 : p < q ? -1 : p > q ? 1 : 0)) < 0;
+  };
+  // The largest 25 kept in order as the codes go by: tens of thousands of employers are not all sorted.
+  const shown: number[] = [];
+  for (let code = 0; code < names.length; code++) {
+    if (tally.count(code, last) <= 0 || (shown.length === 25 && !before(code, shown[24]!))) continue;
+    let at = shown.length;
+    while (at > 0 && before(code, shown[at - 1]!)) at--;
+    shown.splice(at, 0, code);
+    if (shown.length > 25) shown.pop();
+  }
+  return shown;
 }

@@ -28,7 +28,7 @@ function narrow(values: Uint32Array, groups: number): Codes {
   return values;
 }
 
-/** The rows (doc, value) of each version's values of a group (none: one row, null): what `groupedSql` counts. */
+/** The rows (doc, value) of each version's values of a group (none: one row, null): what a count groups (groupedSql in service.ts). */
 function valuesOf(groupBy: GroupBy, p: string): string {
   const one = (value: string) => `SELECT j.doc, ${value} AS value FROM ${p}jobs j`;
   // The codes a version's row lists for its locations' or postings' values (distinct; none: -1), named.
@@ -57,9 +57,9 @@ function valuesOf(groupBy: GroupBy, p: string): string {
 const NONE = 0xffffffff;
 
 /**
- * The column of every group_by over the versions `${prefix}jobs` (`size` of them). At 4 million versions a
- * column takes 4 MB (one byte a version: work_arrangement) to 70 MB (skills, about six a version), 20 MB
- * for most; about 250 MB in all.
+ * The column of every group_by over the versions `${prefix}jobs` (`size` of them): about 45 bytes a version
+ * for all of them (54 MB at 1.19 million versions, so about 200 MB at the 4.3 million of 30 days of a
+ * million jobs), skills the most (several a version), work_arrangement the least (one byte a version).
  */
 export async function readGroupColumns(engine: QueryEngine, prefix: string, size: number): Promise<Map<GroupBy, GroupColumn>> {
   const columns = new Map<GroupBy, GroupColumn>();

@@ -6,7 +6,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateCorpus, GENERATOR_REVISION } from '../src/catalog/generator/corpus.js';
 import { DEFAULT_START } from '../src/catalog/generator/options.js';
-import { latestPointer, readPointer } from '../src/catalog/layout.js';
+import { CATALOG_FORMAT, latestPointer, readPointer } from '../src/catalog/layout.js';
 import { runCliJson, ROOT } from './cli.js';
 
 /** Whether `corpus` holds a corpus this generator revision wrote (same arguments, same bytes). */
@@ -45,7 +45,8 @@ export async function benchCatalog(jobs: number, seed: number, days = 1): Promis
   const corpus = join(cache, `corpus-${jobs}-seed${seed}${days > 1 ? `-days${days}` : ''}`);
   const run = join(cache, `run-${jobs}${days > 1 ? `-days${days}` : ''}`);
   const dirs = { snapshotsDir: join(run, 'snapshots'), dataDir: join(run, 'data') };
-  const identity = JSON.stringify({ jobs, seed, days, generator: GENERATOR_REVISION });
+  // What makes the run's publications: a run made otherwise is not gone on with.
+  const identity = JSON.stringify({ jobs, seed, days, start: DEFAULT_START, generator: GENERATOR_REVISION, format: CATALOG_FORMAT });
   const resumed = days > 1 && (await readFile(join(run, 'run.json'), 'utf8').catch(() => null)) === identity;
   if (!resumed) {
     await rm(run, { recursive: true, force: true });
@@ -54,7 +55,8 @@ export async function benchCatalog(jobs: number, seed: number, days = 1): Promis
   }
   const published = resumed ? await readPointer(latestPointer(dirs.snapshotsDir)) : null;
   if (published !== null) process.stderr.write(`going on with ${run}: published up to ${published}\n`);
-  let summary = { duration_s: 0, peak_rss_gib: 0, counts: { jobs: 0, postings: 0 } };
+  // A run gone on with whose days were all published already publishes nothing: no figures.
+  let summary = { duration_s: NaN, peak_rss_gib: NaN, counts: { jobs: NaN, postings: NaN } };
   const publish = async (day: string) => {
     process.stderr.write(`publishing ${day} ...\n`);
     summary = (await runCliJson([
@@ -77,7 +79,8 @@ export async function benchCatalog(jobs: number, seed: number, days = 1): Promis
       force: true,
       afterDay: async (day, dir) => {
         const began = performance.now();
-        if (published !== null && (await cutoff(dir)) <= published) process.stderr.write(`day ${day.day} is published already\n`);
+        if (published !== null && Date.parse(await cutoff(dir)) <= Date.parse(published))
+          process.stderr.write(`day ${day.day} is published already\n`);
         else await publish(dir);
         publishing += performance.now() - began;
         if (day.day < days) await rm(dir, { recursive: true, force: true });

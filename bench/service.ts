@@ -19,10 +19,11 @@ export interface BenchService {
 const PEAK_PER_SECOND = 2000;
 
 /**
- * Accounts enough for the load: each admits 60 requests a minute, and the load may run at its peak for a
- * minute, or for `loadSeconds` when the whole run is shorter (the smoke run: about ten seconds).
+ * Accounts enough for the load: each admits 60 requests a minute, one of which its key's introduction
+ * takes (introduce), and the load may run at its peak for a minute, or for `loadSeconds` when the whole
+ * run is shorter (the smoke run: about ten seconds).
  */
-export const accountsFor = (loadSeconds: number) => Math.ceil((PEAK_PER_SECOND * Math.min(60, loadSeconds)) / 60);
+export const accountsFor = (loadSeconds: number) => Math.ceil((PEAK_PER_SECOND * Math.min(60, loadSeconds)) / 59);
 
 /** `accounts`: how many accounts besides the first to make (`keys`); by default, enough for `loadSeconds` of load. */
 export async function startBenchService(

@@ -18,6 +18,7 @@ import { positiveLexemes } from '../search/query-terms.js';
 import type { CursorSigner } from '../shared/cursor.js';
 import type { QueryEngine } from '../db/engine.js';
 import { FilterCache } from './filter-cache.js';
+import { GROUPS, listed, type GroupBy } from './groups.js';
 import { filterCondition, type Condition } from './filter-sql.js';
 import { filtersKey, hasRankedText, type JobFilters, type ListOptions } from './filters.js';
 import { andLexemes } from '../search/rank.js';
@@ -33,23 +34,6 @@ export interface JsonBody {
   /** Jobs in the body: each counts one record (spec 8.2). */
   records: number;
 }
-
-export const GROUP_BY = [
-  'employer',
-  'company_id',
-  'work_arrangement',
-  'country',
-  'state',
-  'msa',
-  'employment_type',
-  'source_class',
-  'currentness',
-  'pay_band',
-  'soc_code',
-  'soc_major',
-  'skills',
-] as const;
-export type GroupBy = (typeof GROUP_BY)[number];
 
 const FILTER_CACHE_ENTRIES = 32;
 /** How many filtered jobs a sort=updated text search may test one by one before evaluating every match. */
@@ -288,55 +272,29 @@ export class JobsService {
   }
 }
 
-/** What a group reads of a matching job row j. */
-const GROUP_COLUMN: Record<GroupBy, string> = {
-  employer: 'j.employer_name',
-  company_id: 'j.company_id',
-  work_arrangement: 'j.work_arrangement',
-  currentness: 'j.currentness',
-  pay_band: 'j.pay_band',
-  soc_code: 'j.soc_code',
-  soc_major: 'j.soc_code',
-  skills: 'j.skills',
-  country: 'j.country_codes',
-  state: 'j.subdivision_codes',
-  msa: 'j.msa_codes',
-  employment_type: 'j.employment_codes',
-  source_class: 'j.class_codes',
-};
-
 /**
  * The matching jobs with what `groupBy` reads, from the serving tables named with `prefix` (`condition`:
  * on the job row j). Only that: every column more is copied for every matching job.
  */
-const matchingSql = (prefix: string, condition: string, groupBy: GroupBy) => `SELECT ${GROUP_COLUMN[groupBy]} FROM ${prefix}jobs j WHERE ${condition}`;
+const matchingSql = (prefix: string, condition: string, groupBy: GroupBy) =>
+  `SELECT j.${GROUPS[groupBy].column} FROM ${prefix}jobs j WHERE ${condition}`;
 
 /** The count of each group of the matching jobs `m` (matchingSql): `value`, `n`. */
 function groupedSql(groupBy: GroupBy, p: string): string {
-  const coded = (kind: string, column: string) =>
-    `SELECT c.value AS value, g.n FROM (SELECT code, count(*) AS n FROM (SELECT unnest(${column}) AS code FROM m) GROUP BY ALL) g
-     LEFT JOIN ${p}codes c ON c.kind = '${kind}' AND c.code = g.code`;
-  const grouped: Record<GroupBy, string> = {
-    employer: `SELECT employer_name AS value, count(*) AS n FROM m GROUP BY ALL`,
-    company_id: `SELECT company_id AS value, count(*) AS n FROM m GROUP BY ALL`,
-    // Coded columns (sql/serve/catalog.sql) and codes sharing a major group are counted first, named after:
-    // grouping a million rows by a small number is several times quicker than by the string it stands for.
-    work_arrangement: `SELECT [NULL, 'remote', 'hybrid', 'in_person'][value + 1] AS value, n FROM (SELECT work_arrangement AS value, count(*) AS n FROM m GROUP BY ALL)`,
-    currentness: `SELECT ['current', 'uncertain', 'not_current'][value + 1] AS value, n FROM (SELECT currentness AS value, count(*) AS n FROM m GROUP BY ALL)`,
-    pay_band: `SELECT pay_band AS value, count(*) AS n FROM m GROUP BY ALL`,
-    soc_code: `SELECT soc_code AS value, count(*) AS n FROM m GROUP BY ALL`,
-    soc_major: `SELECT left(value, 3) || '0000' AS value, sum(n) AS n FROM (SELECT soc_code AS value, count(*) AS n FROM m GROUP BY ALL) GROUP BY ALL`,
-    // A job counts once in each of its skills' groups (its skills are distinct); none: null.
-    skills: `SELECT value, count(*) AS n FROM (SELECT unnest(CASE WHEN len(skills) > 0 THEN skills ELSE [NULL] END) AS value FROM m) GROUP BY ALL`,
-    // By location or posting: a job counts once in each group it has a value in; none: null. Its row
-    // lists the codes of those values (sql/serve/catalog.sql), named from the codes table after counting.
-    country: coded('country', 'country_codes'),
-    state: coded('subdivision', 'subdivision_codes'),
-    msa: coded('msa', 'msa_codes'),
-    employment_type: coded('employment_type', 'employment_codes'),
-    source_class: coded('source_class', 'class_codes'),
-  };
-  return grouped[groupBy];
+  const source = GROUPS[groupBy];
+  const { column } = source;
+  switch (source.shape) {
+    case 'one':
+      return source.name
+        ? `SELECT ${source.name('value')} AS value, sum(n) AS n FROM (SELECT ${column} AS value, count(*) AS n FROM m GROUP BY ALL) GROUP BY ALL`
+        : `SELECT ${column} AS value, count(*) AS n FROM m GROUP BY ALL`;
+    case 'list':
+      return `SELECT value, count(*) AS n FROM (SELECT ${listed(column)} AS value FROM m) GROUP BY ALL`;
+    case 'coded':
+      // The codes counted, then named from the codes table.
+      return `SELECT c.value AS value, g.n FROM (SELECT code, count(*) AS n FROM (SELECT unnest(${column}) AS code FROM m) GROUP BY ALL) g
+        LEFT JOIN ${p}codes c ON c.kind = '${source.kind}' AND c.code = g.code`;
+  }
 }
 
 /** The documents of `indexes` matching the text filters, or null when none is sent. */

@@ -11,7 +11,7 @@ import { namedQueries, namedScripts } from '../db/sql-files.js';
 import { sqlString as quote } from '../db/sql-literal.js';
 import type { InvertedIndex } from '../search/inverted-index.js';
 import { buildIndexes } from './snapshot-indexes.js';
-import type { GroupBy } from './service.js';
+import type { GroupBy } from './groups.js';
 import { fill, readCodes, type Codes } from './serving-tables.js';
 import { readGroupColumns, type GroupColumn } from './trend-groups.js';
 

@@ -8,8 +8,10 @@ import type { QueryEngine } from '../db/engine.js';
 import { FilterCache } from './filter-cache.js';
 import { filterCondition } from './filter-sql.js';
 import type { JobFilters } from './filters.js';
-import { textDocs, type GroupBy } from './service.js';
+import type { GroupBy } from './groups.js';
+import { textDocs } from './service.js';
 import type { JobsSnapshot } from './snapshot.js';
+import type { GroupColumn } from './trend-groups.js';
 import type { TrendsView } from './trends-view.js';
 
 export const INTERVALS = ['day', 'week'] as const;
@@ -105,34 +107,44 @@ function intervals(view: TrendsView, r: TrendRequest, range: { start: string; en
 }
 
 /**
- * The count at every publication of the view, and each group's, from the spans of the matching versions:
- * each adds one at the first publication it holds at and takes one away at the first it no longer does;
- * the running sums are the counts.
+ * The count at every publication of the view, and each tracked group's, from the spans of the matching
+ * versions: each adds one at the first publication it holds at and takes one away at the first it no
+ * longer does; the running sums are the counts.
  */
 class Tally {
   /** Per point 0 .. points: the change there, then (once finished) the count. */
   readonly totals: Float64Array;
-  /** Per group code, its points (a row of points + 1), when grouped. */
-  readonly groups: Int32Array;
+  /** Per tracked group (its row), its points: a row of points + 1. */
+  readonly series: Int32Array;
   readonly width: number;
+  /** Per group code, its row in `series`, or -1 when the group is not tracked. */
+  readonly rowOf: Int32Array;
   constructor(
     points: number,
+    /** The groups tracked, as codes of `names`. */
+    readonly tracked: number[] = [],
     readonly names: (string | null)[] = [],
   ) {
     this.width = points + 1;
     this.totals = new Float64Array(this.width);
-    this.groups = new Int32Array(names.length * this.width);
+    this.series = new Int32Array(tracked.length * this.width);
+    this.rowOf = new Int32Array(names.length).fill(-1);
+    tracked.forEach((code, row) => (this.rowOf[code] = row));
   }
+  /** The count of group `code` (tracked) at point `at`. */
   count(code: number, at: number): number {
-    return this.groups[code * this.width + at]!;
+    return this.series[this.rowOf[code]! * this.width + at]!;
   }
   /** The running sums: from the +1 and -1 at the ends to the count at each publication. */
   finish(): void {
     for (let i = 1; i < this.width; i++) this.totals[i]! += this.totals[i - 1]!;
-    for (let row = 0; row < this.groups.length; row += this.width)
-      for (let i = row + 1; i < row + this.width; i++) this.groups[i]! += this.groups[i - 1]!;
+    for (let row = 0; row < this.series.length; row += this.width)
+      for (let i = row + 1; i < row + this.width; i++) this.series[i]! += this.series[i - 1]!;
   }
 }
+
+/** Above this many groups, a first pass chooses the groups to track (a row of points each: 4 MB at most below it). */
+const TRACK_ALL = 4096;
 
 /** The filter conditions whose marks a server keeps for the versions: 4 MB each at 4 million versions. */
 const FILTER_CACHE_ENTRIES = 8;
@@ -157,9 +169,12 @@ export class TrendsService {
           `${name} cannot be sent to trends: a posting's reads restamp it every day, and the history keeps no stamp per publication.`,
         );
     const range = rangeOf(s, view, r);
-    const tally = await this.tally(s, view, f, r.groupBy);
-    const shown = r.groupBy ? topGroups(tally, intervals(view, r, range)) : [];
-    const points = intervals(view, r, range).map(({ start, at }): TrendPoint => {
+    const each = intervals(view, r, range);
+    // The groups shown are the largest at the last point with a publication (as a count then lists them).
+    const last = each.findLast((p) => p.at !== null)?.at ?? null;
+    const tally = await this.tally(s, view, f, r.groupBy, last);
+    const shown = last === null ? [] : largest(tally.tracked, (code) => tally.count(code, last));
+    const points = each.map(({ start, at }): TrendPoint => {
       const point: TrendPoint = {
         start,
         publication_watermark: at === null ? null : view.publications[at]!,
@@ -172,7 +187,7 @@ export class TrendsService {
     return { interval: r.interval, ...range, points };
   }
 
-  private async tally(s: JobsSnapshot, view: TrendsView, f: JobFilters, groupBy: GroupBy | undefined): Promise<Tally> {
+  private async tally(s: JobsSnapshot, view: TrendsView, f: JobFilters, groupBy: GroupBy | undefined, last: number | null): Promise<Tally> {
     // The versions that pass the filters, from the filter cache or one query, and their text.
     const marks = await this.filters.marks(view, filterCondition(f, view.prefix, view.codes));
     const text = versionsMatching(s, view, f);
@@ -191,12 +206,18 @@ export class TrendsService {
       tally.finish();
       return tally;
     }
-    // Each matching version adds its span to the total and to each group it counts in (its codes).
-    const { names, offsets, codes } = view.groups.get(groupBy)!;
-    const tally = new Tally(points, names);
-    const { totals, groups, width } = tally;
+    // The spans of the matching versions added to the total and to each tracked group they count in.
+    // Tens of thousands of groups (employers) would each take a row of points: past TRACK_ALL, a first
+    // pass counts every group at the last point only, and the largest are tracked.
+    const matching = text === null ? marks : both(marks, text);
+    const column = view.groups.get(groupBy)!;
+    const all = Array.from(column.names, (_, code) => code);
+    const tracked = last === null ? [] : column.names.length <= TRACK_ALL ? all : largest(all, atPoint(view, column, matching, last));
+    const tally = new Tally(points, tracked, column.names);
+    const { totals, series, width, rowOf } = tally;
+    const { offsets, codes } = column;
     for (let doc = 0; doc < view.size; doc++) {
-      if ((text === null ? marks[doc]! : marks[doc]! & text[doc]!) === 0) continue;
+      if (matching[doc] === 0) continue;
       const first = firstPoint[doc]!;
       const end = endPoint[doc]!;
       totals[first]! += 1;
@@ -204,14 +225,34 @@ export class TrendsService {
       const from = offsets === null ? doc : offsets[doc]!;
       const to = offsets === null ? doc + 1 : offsets[doc + 1]!;
       for (let i = from; i < to; i++) {
-        const row = codes[i]! * width;
-        groups[row + first]! += 1;
-        groups[row + end]! -= 1;
+        const row = rowOf[codes[i]!]!;
+        if (row < 0) continue;
+        series[row * width + first]! += 1;
+        series[row * width + end]! -= 1;
       }
     }
     tally.finish();
     return tally;
   }
+}
+
+/** Marks 1 where both `a` and `b` are. */
+function both(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = a[i]! & b[i]!;
+  return out;
+}
+
+/** Each group's count at point `at`: of the matching versions that hold there. */
+function atPoint(view: TrendsView, column: GroupColumn, matching: Uint8Array, at: number): (code: number) => number {
+  const counts = new Int32Array(column.names.length);
+  const { offsets, codes } = column;
+  for (let doc = 0; doc < view.size; doc++) {
+    if (matching[doc] === 0 || view.firstPoint[doc]! > at || view.endPoint[doc]! <= at) continue;
+    const to = offsets === null ? doc + 1 : offsets[doc + 1]!;
+    for (let i = offsets === null ? doc : offsets[doc]!; i < to; i++) counts[codes[i]!]! += 1;
+  }
+  return (code) => counts[code]!;
 }
 
 /** Per version, 1 when its text matches the text filters; null when none is sent. */
@@ -230,20 +271,15 @@ function versionsMatching(s: JobsSnapshot, view: TrendsView, f: JobFilters): Uin
   return out;
 }
 
-/** The groups a trend shows, as codes: the 25 largest at its last point with a publication (as a count then lists them). */
-function topGroups(tally: Tally, points: { at: number | null }[]): number[] {
-  const last = points.findLast((p) => p.at !== null)?.at;
-  if (last === undefined || last === null) return [];
-  const { names } = tally;
-  const before = (x: number, y: number) => {
-    const by = tally.count(y, last) - tally.count(x, last);
-    const [p, q] = [names[x]!, names[y]!];
-    return (by || (p === null ? 1 : q === null ? -1 : p < q ? -1 : p > q ? 1 : 0)) < 0;
-  };
-  // The largest 25 kept in order as the codes go by: tens of thousands of employers are not all sorted.
+/**
+ * Of `codes`, the 25 with the largest counts above 0, largest first; ties in code order, which is the
+ * values' order with null last (src/jobs/trend-groups.ts), as count sorts them.
+ */
+function largest(codes: number[], count: (code: number) => number): number[] {
+  const before = (x: number, y: number) => count(x) > count(y) || (count(x) === count(y) && x < y);
   const shown: number[] = [];
-  for (let code = 0; code < names.length; code++) {
-    if (tally.count(code, last) <= 0 || (shown.length === 25 && !before(code, shown[24]!))) continue;
+  for (const code of codes) {
+    if (count(code) <= 0 || (shown.length === 25 && !before(code, shown[24]!))) continue;
     let at = shown.length;
     while (at > 0 && before(code, shown[at - 1]!)) at--;
     shown.splice(at, 0, code);

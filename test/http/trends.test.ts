@@ -5,7 +5,7 @@ import { generateCorpus } from '../../src/catalog/generator/corpus.js';
 import { snapshotDir, trendsFolder } from '../../src/catalog/layout.js';
 import { publish } from '../../src/catalog/publish/publish.js';
 import type { JobsSnapshot } from '../../src/jobs/snapshot.js';
-import { GROUP_BY } from '../../src/jobs/service.js';
+import { GROUP_BY } from '../../src/jobs/groups.js';
 import { openapi } from '../support/contract.js';
 import { output, overHttp, toolError } from '../support/mcp.js';
 import { startTestApp, tempDir, type TestApp } from '../support/app.js';

@@ -4,7 +4,8 @@
 import type { Request, Response } from 'express';
 import { ApiError } from '../../errors.js';
 import { filterInput, readFilters, readListOptions, type JobFilters } from '../../jobs/filters.js';
-import { GROUP_BY, type GroupBy, type JobsService } from '../../jobs/service.js';
+import { GROUP_BY, type GroupBy } from '../../jobs/groups.js';
+import type { JobsService } from '../../jobs/service.js';
 import type { JobsSnapshot } from '../../jobs/snapshot.js';
 import { translateEsDsl } from '../../jobs/es-dsl.js';
 import { readTrendRequest, type TrendsService } from '../../jobs/trends.js';

@@ -3,7 +3,7 @@
 
 import type { AppContext } from '../../context.js';
 import { isKeywordSearch, JOB_FIELDS, readFilters, readListOptions, type JobFilters, type ListOptions } from '../../jobs/filters.js';
-import { GROUP_BY, type GroupBy } from '../../jobs/service.js';
+import { GROUP_BY, type GroupBy } from '../../jobs/groups.js';
 import type { JobsSnapshot } from '../../jobs/snapshot.js';
 import { INTERVALS, readTrendRequest } from '../../jobs/trends.js';
 import { componentSchema, object } from '../schemas.js';

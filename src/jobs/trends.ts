@@ -1,7 +1,8 @@
 // GET /v1/jobs/trends (docs/adr/0012-trends.md): for each day or ISO week of a range, the count GET
 // /v1/jobs/count would have answered at the last publication of that interval, exact, from the versions
-// the publication carries (src/jobs/trends-view.ts). One pass over the matching versions: each adds one
-// from the first publication it holds at to the last, as +1 and -1 at its ends summed in order.
+// the publication carries (src/jobs/trends-view.ts). One pass over the matching versions (two for a group
+// of thousands of values): each adds one from the first publication it holds at to the last, as +1 and -1
+// at its ends summed in order, to the total and to the groups it counts in (src/jobs/trend-groups.ts).
 
 import { ApiError, invalidRequest } from '../errors.js';
 import type { QueryEngine } from '../db/engine.js';
@@ -206,34 +207,39 @@ export class TrendsService {
       tally.finish();
       return tally;
     }
-    // The spans of the matching versions added to the total and to each tracked group they count in.
-    // Tens of thousands of groups (employers) would each take a row of points: past TRACK_ALL, a first
-    // pass counts every group at the last point only, and the largest are tracked.
-    const matching = text === null ? marks : both(marks, text);
-    const column = view.groups.get(groupBy)!;
-    const all = Array.from(column.names, (_, code) => code);
-    const tracked = last === null ? [] : column.names.length <= TRACK_ALL ? all : largest(all, atPoint(view, column, matching, last));
-    const tally = new Tally(points, tracked, column.names);
-    const { totals, series, width, rowOf } = tally;
-    const { offsets, codes } = column;
-    for (let doc = 0; doc < view.size; doc++) {
-      if (matching[doc] === 0) continue;
-      const first = firstPoint[doc]!;
-      const end = endPoint[doc]!;
-      totals[first]! += 1;
-      totals[end]! -= 1;
-      const from = offsets === null ? doc : offsets[doc]!;
-      const to = offsets === null ? doc + 1 : offsets[doc + 1]!;
-      for (let i = from; i < to; i++) {
-        const row = rowOf[codes[i]!]!;
-        if (row < 0) continue;
-        series[row * width + first]! += 1;
-        series[row * width + end]! -= 1;
-      }
-    }
-    tally.finish();
-    return tally;
+    return tallyGroups(view, view.groups.get(groupBy)!, text === null ? marks : both(marks, text), last);
   }
+}
+
+/**
+ * The spans of the `matching` versions added to the total and to each tracked group they count in. Tens
+ * of thousands of groups (employers) would each take a row of points: past TRACK_ALL, a first pass counts
+ * every group at the last point only, and the largest are tracked.
+ */
+function tallyGroups(view: TrendsView, column: GroupColumn, matching: Uint8Array, last: number | null): Tally {
+  const all = Array.from(column.names, (_, code) => code);
+  const tracked = last === null ? [] : column.names.length <= TRACK_ALL ? all : largest(all, atPoint(view, column, matching, last));
+  const tally = new Tally(view.publications.length, tracked, column.names);
+  const { totals, series, width, rowOf } = tally;
+  const { firstPoint, endPoint } = view;
+  const { offsets, codes } = column;
+  for (let doc = 0; doc < view.size; doc++) {
+    if (matching[doc] === 0) continue;
+    const first = firstPoint[doc]!;
+    const end = endPoint[doc]!;
+    totals[first]! += 1;
+    totals[end]! -= 1;
+    const from = offsets === null ? doc : offsets[doc]!;
+    const to = offsets === null ? doc + 1 : offsets[doc + 1]!;
+    for (let i = from; i < to; i++) {
+      const row = rowOf[codes[i]!]!;
+      if (row < 0) continue;
+      series[row * width + first]! += 1;
+      series[row * width + end]! -= 1;
+    }
+  }
+  tally.finish();
+  return tally;
 }
 
 /** Marks 1 where both `a` and `b` are. */

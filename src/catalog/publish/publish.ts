@@ -173,9 +173,10 @@ async function buildCatalog(run: Run): Promise<Built> {
   await mkdir(join(workDir, 'spill'), { recursive: true });
   const postings = delivery.manifest.postings.reduce((n, f) => n + f.rows, 0);
   const threads = options.threads ?? catalogThreads(postings);
+  const memoryLimit = options.memoryLimit ?? '4GB';
   const duck = await Duck.open({
     threads,
-    memoryLimit: options.memoryLimit ?? '4GB',
+    memoryLimit,
     tempDir: join(workDir, 'spill'),
   });
   try {
@@ -195,7 +196,9 @@ async function buildCatalog(run: Run): Promise<Built> {
     await identify(duck, previousDir, watermark);
     const snapshotTmp = join(catalogRoot(options.snapshotsDir), `.tmp-${watermark}-${process.pid}`);
     const stateTmp = join(pipelineRoot(options.dataDir), `.tmp-${watermark}-${process.pid}`);
-    const parts = jobParts(postings);
+    // The parts follow the live postings the jobs are built from (the delivery's and those carried on).
+    const live = await duck.one<{ n: bigint }>('SELECT count(*) AS n FROM postings WHERE NOT withdrawn');
+    const parts = jobParts(Number(live!.n), memoryLimit);
     progress.step('state', `${stateTmp}`);
     await writeState(duck, stateTmp, parts);
     await uploadFiles(run, stores.data, `pipeline/${watermark}/`, stateTmp);

@@ -3,6 +3,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Duck } from '../../src/db/duckdb.js';
 import { publish, type PublishSummary } from '../../src/catalog/publish/publish.js';
+import { jobParts } from '../../src/catalog/publish/stages.js';
 import { latestPointer, readPointer, snapshotDir, activePointer } from '../../src/catalog/layout.js';
 import { rename, writeFile } from 'node:fs/promises';
 import { startTestApp, tempDir } from '../support/app.js';
@@ -367,5 +368,18 @@ describe('publish', function () {
     } finally {
       duck.close();
     }
+  });
+});
+
+describe('the parts the jobs are built in', () => {
+  it('follow the live postings and the memory DuckDB may use: 300,000 a part at 4 GB', () => {
+    expect(jobParts(1_000, '4GB')).to.equal(1);
+    expect(jobParts(1_742_931, '4GB')).to.equal(6);
+    expect(jobParts(1_742_931, '8GB')).to.equal(3);
+    expect(jobParts(200_000, '1GB')).to.equal(3);
+    expect(jobParts(200_000, '512MB')).to.equal(6);
+    expect(jobParts(200_000, '2.5 GiB')).to.equal(2);
+    // A size it cannot read counts as the default.
+    expect(jobParts(1_742_931, 'lots')).to.equal(6);
   });
 });

@@ -27,6 +27,18 @@ interface Read {
 
 const PREFIX = 'mcp-replicas';
 
+/**
+ * Until `app` serves the catalog: a look of its watcher that fails (the shared bucket slow to answer on a
+ * loaded machine) is taken again, as its next poll would.
+ */
+async function serving(app: TestApp): Promise<void> {
+  for (let look = 0; look < 20 && !app.service.ctx.publications.catalog; look++) {
+    await app.service.watcher.check();
+    if (!app.service.ctx.publications.catalog) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  expect(app.service.ctx.publications.catalog, 'the replica serves the catalog').to.not.equal(null);
+}
+
 describe('MCP sessions across replicas (Streamable HTTP behind a load balancer without affinity)', function () {
   this.timeout(300_000);
   let s3: TestS3;
@@ -58,8 +70,7 @@ describe('MCP sessions across replicas (Streamable HTTP behind a load balancer w
       quiet: true,
       memoryLimit: '1GB',
     });
-    await a.service.watcher.check();
-    await b.service.watcher.check();
+    await Promise.all([serving(a), serving(b)]);
     bucket = s3.store(PREFIX);
   });
   afterEach(async () => {

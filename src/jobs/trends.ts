@@ -196,14 +196,7 @@ export class TrendsService {
     const points = view.publications.length;
     if (!groupBy) {
       const tally = new Tally(points);
-      const totals = tally.totals;
-      // One plain loop over typed arrays, without a branch: a function called or a branch mispredicted
-      // per version costs more than the adding.
-      for (let doc = 0; doc < view.size; doc++) {
-        const mark = text === null ? marks[doc]! : marks[doc]! & text[doc]!;
-        totals[firstPoint[doc]!]! += mark;
-        totals[endPoint[doc]!]! -= mark;
-      }
+      addSpans(tally.totals, text === null ? marks : both(marks, text), firstPoint, endPoint);
       tally.finish();
       return tally;
     }
@@ -240,6 +233,24 @@ function tallyGroups(view: TrendsView, column: GroupColumn, matching: Uint8Array
   }
   tally.finish();
   return tally;
+}
+
+/**
+ * Adds the span of each marked version to `totals`: +1 at its first point, -1 at its end. One plain loop
+ * over typed arrays without a branch, into four rows of integers taken in turn: consecutive versions mostly
+ * share their points, and adding into one cell waits for the add before it (about 9 ns a version over 2
+ * million); four cells in turn do not wait.
+ */
+function addSpans(totals: Float64Array, marked: Uint8Array, firstPoint: Uint8Array, endPoint: Uint8Array): void {
+  const width = totals.length;
+  const rows = new Int32Array(4 * width);
+  for (let doc = 0; doc < marked.length; doc++) {
+    const mark = marked[doc]!;
+    const row = (doc & 3) * width;
+    rows[row + firstPoint[doc]!]! += mark;
+    rows[row + endPoint[doc]!]! -= mark;
+  }
+  for (let i = 0; i < width; i++) totals[i]! += rows[i]! + rows[width + i]! + rows[2 * width + i]! + rows[3 * width + i]!;
 }
 
 /** Marks 1 where both `a` and `b` are. */

@@ -103,7 +103,7 @@ export function jobsSnapshotOpener(
     const { docOfOrd, ordOfDoc, idRank, docOfIdRank, jobIds, docById } = await engine.withConnection((c) => readIdentity(c, prefix));
     const codes = await engine.withConnection((c) => readCodes(c, prefix));
     progress.set('tables', { step: 'opening the versions of the recent publications (trends/)' });
-    const trends = await openTrends(engine, dir, prefix, `${prefix}t_`);
+    const trends = await openTrends(engine, dir, { prefix, documents: jobIds.length }, `${prefix}t_`);
     progress.set('tables', { step: 'compressing the serving tables' });
     await engine.withConnection((c) => c.run(`CHECKPOINT ${database}`));
 

@@ -1,15 +1,12 @@
-// The counting of a trend (src/jobs/trends.ts): the spans of the matching versions added up, +1 at the
-// first publication a version holds at and -1 at the first it no longer does, summed in order, for the
-// total and for the groups each version counts in (src/jobs/trend-groups.ts).
+// The counting of a trend (src/jobs/trends.ts). Each version holds from its first point up to its end
+// (TrendsView.span: both in one number). The matching versions are counted per span, in one pass over
+// numbers, for the total and for each group they count in (src/jobs/trend-groups.ts); each span then adds
+// its count at its first point and takes it away at its end, and the running sums are the counts.
 
 import type { GroupColumn } from './trend-groups.js';
 import type { TrendsView } from './trends-view.js';
 
-/**
- * The count at every publication of the view, and each tracked group's, from the spans of the matching
- * versions: each adds one at the first publication it holds at and takes one away at the first it no
- * longer does; the running sums are the counts.
- */
+/** The count at every point of the view (and at its end), in total and of each tracked group. */
 export class Tally {
   /** Per point 0 .. points: the change there, then (once finished) the count. */
   readonly totals: Float64Array;
@@ -38,7 +35,17 @@ export class Tally {
   largest(at: number): number[] {
     return largest(this.tracked, (code) => this.count(code, at));
   }
-  /** The running sums: from the +1 and -1 at the ends to the count at each publication. */
+  /** The changes of the versions counted per span in `counts` from `cell` on, added to `into` from `at` on. */
+  addSpans(counts: Int32Array, cell: number, into: Float64Array | Int32Array, at: number): void {
+    const { width } = this;
+    for (let first = 0; first < width; first++)
+      for (let end = first; end < width; end++) {
+        const n = counts[cell + first * width + end]!;
+        into[at + first]! += n;
+        into[at + end]! -= n;
+      }
+  }
+  /** The running sums: from the changes at the ends of the spans to the count at each point. */
   finish(): void {
     for (let i = 1; i < this.width; i++) this.totals[i]! += this.totals[i - 1]!;
     for (let row = 0; row < this.series.length; row += this.width)
@@ -46,82 +53,110 @@ export class Tally {
   }
 }
 
-/** Above this many groups, a first pass chooses the groups to track (a row of points each: 4 MB at most below it). */
-const TRACK_ALL = 4096;
+/**
+ * Above this many cells of counts (a megabyte), a first pass chooses the 25 groups to track: more would
+ * not stay in the processor's caches.
+ */
+const TRACK_CELLS = 1 << 18;
 
-/** The total at every publication of the view, of the `matching` versions. */
+/** The total at every point of the view, of the `matching` versions. */
 export function tallySpans(view: TrendsView, matching: Uint8Array): Tally {
   const tally = new Tally(view.publications.length);
-  addSpans(tally.totals, matching, view.firstPoint, view.endPoint);
+  tally.addSpans(countSpans(view.span, matching, tally.width), 0, tally.totals, 0);
+  tally.finish();
+  return tally;
+}
+
+/** The number of marked versions of each span. */
+function countSpans(span: Uint16Array, marked: Uint8Array, width: number): Int32Array {
+  const counts = new Int32Array(width * width);
+  for (let doc = 0; doc < marked.length; doc++) counts[span[doc]!]! += marked[doc]!;
+  return counts;
+}
+
+/**
+ * The total and the tracked groups of the `matching` versions. Tens of thousands of groups (employers)
+ * would each take a row: past TRACK_CELLS, a first pass counts every group at the last point only, and
+ * the largest are tracked.
+ */
+export function tallyGroups(
+  view: TrendsView,
+  column: GroupColumn,
+  matching: Uint8Array,
+  last: number | null,
+  trackCells = TRACK_CELLS,
+): Tally {
+  const width = view.publications.length + 1;
+  const all = Array.from(column.names, (_, code) => code);
+  // The cells a tally with every group takes: tallyOne's or tallySeveral's.
+  const cells = column.offsets === null ? (all.length + 1) * width * width : all.length * width;
+  const tracked = last === null ? [] : cells <= trackCells ? all : largest(all, atPoint(view, column, matching, last));
+  const tally = new Tally(view.publications.length, tracked, column.names);
+  if (column.offsets === null) tallyOne(tally, view.span, column.codes, matching);
+  else tallySeveral(tally, view.span, column, matching);
   tally.finish();
   return tally;
 }
 
 /**
- * The spans of the `matching` versions added to the total and to each tracked group they count in. Tens
- * of thousands of groups (employers) would each take a row of points: past TRACK_ALL, a first pass counts
- * every group at the last point only, and the largest are tracked.
+ * A group of one value a version: its versions are counted per span in the group's own row of counts,
+ * the groups not tracked in one more row, in one pass without a branch; the total is the sum of the rows.
  */
-export function tallyGroups(view: TrendsView, column: GroupColumn, matching: Uint8Array, last: number | null): Tally {
-  const all = Array.from(column.names, (_, code) => code);
-  const tracked = last === null ? [] : column.names.length <= TRACK_ALL ? all : largest(all, atPoint(view, column, matching, last));
-  const tally = new Tally(view.publications.length, tracked, column.names);
-  const { totals, series, width, rowOf } = tally;
-  const { firstPoint, endPoint } = view;
-  const { offsets, codes } = column;
-  for (let doc = 0; doc < view.size; doc++) {
-    if (matching[doc] === 0) continue;
-    const first = firstPoint[doc]!;
-    const end = endPoint[doc]!;
-    totals[first]! += 1;
-    totals[end]! -= 1;
-    const from = offsets === null ? doc : offsets[doc]!;
-    const to = offsets === null ? doc + 1 : offsets[doc + 1]!;
-    for (let i = from; i < to; i++) {
-      const row = rowOf[codes[i]!]!;
+function tallyOne(tally: Tally, span: Uint16Array, codes: GroupColumn['codes'], marked: Uint8Array): void {
+  const { tracked, rowOf, series, width, totals } = tally;
+  const spans = width * width;
+  const cellOf = Int32Array.from(rowOf, (row) => (row < 0 ? tracked.length : row) * spans);
+  const counts = new Int32Array((tracked.length + 1) * spans);
+  for (let doc = 0; doc < marked.length; doc++) counts[cellOf[codes[doc]!]! + span[doc]!]! += marked[doc]!;
+  for (let row = 0; row <= tracked.length; row++) {
+    tally.addSpans(counts, row * spans, totals, 0);
+    if (row < tracked.length) tally.addSpans(counts, row * spans, series, row * width);
+  }
+}
+
+/**
+ * A group of several values a version (skills: a thousand groups), taken version by version: a row of
+ * counts per span for each group would outgrow the processor's caches, so each group's row has a change
+ * per point, as the totals (counted per span: a version counts once in them).
+ */
+function tallySeveral(tally: Tally, span: Uint16Array, column: GroupColumn, marked: Uint8Array): void {
+  const { rowOf, series, width, totals } = tally;
+  const firstOf = Uint8Array.from({ length: width * width }, (_, s) => Math.floor(s / width));
+  const endOf = Uint8Array.from({ length: width * width }, (_, s) => s % width);
+  const { offsets, codes } = column as GroupColumn & { offsets: Uint32Array };
+  const at = Int32Array.from(rowOf, (row) => (row < 0 ? -1 : row * width));
+  const counts = new Int32Array(width * width);
+  for (let doc = 0; doc < marked.length; doc++) {
+    if (marked[doc] === 0) continue;
+    const s = span[doc]!;
+    counts[s]! += 1;
+    const first = firstOf[s]!;
+    const end = endOf[s]!;
+    for (let i = offsets[doc]!; i < offsets[doc + 1]!; i++) {
+      const row = at[codes[i]!]!;
       if (row < 0) continue;
-      series[row * width + first]! += 1;
-      series[row * width + end]! -= 1;
+      series[row + first]! += 1;
+      series[row + end]! -= 1;
     }
   }
-  tally.finish();
-  return tally;
-}
-
-/**
- * Adds the span of each marked version to `totals`: +1 at its first point, -1 at its end. One plain loop
- * over typed arrays without a branch, into four rows of integers taken in turn: consecutive versions mostly
- * share their points, and adding into one cell waits for the add before it (about 9 ns a version over 2
- * million); four cells in turn do not wait.
- */
-function addSpans(totals: Float64Array, marked: Uint8Array, firstPoint: Uint8Array, endPoint: Uint8Array): void {
-  const width = totals.length;
-  const rows = new Int32Array(4 * width);
-  for (let doc = 0; doc < marked.length; doc++) {
-    const mark = marked[doc]!;
-    const row = (doc & 3) * width;
-    rows[row + firstPoint[doc]!]! += mark;
-    rows[row + endPoint[doc]!]! -= mark;
-  }
-  for (let i = 0; i < width; i++) totals[i]! += rows[i]! + rows[width + i]! + rows[2 * width + i]! + rows[3 * width + i]!;
-}
-
-/** Marks 1 where both `a` and `b` are. */
-export function both(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length);
-  for (let i = 0; i < a.length; i++) out[i] = a[i]! & b[i]!;
-  return out;
+  tally.addSpans(counts, 0, totals, 0);
 }
 
 /** Each group's count at point `at`: of the matching versions that hold there. */
 function atPoint(view: TrendsView, column: GroupColumn, matching: Uint8Array, at: number): (code: number) => number {
+  const width = view.publications.length + 1;
+  // Per span, 1 when it holds at `at`.
+  const holds = new Uint8Array(width * width);
+  for (let first = 0; first <= at; first++) for (let end = at + 1; end < width; end++) holds[first * width + end] = 1;
   const counts = new Int32Array(column.names.length);
   const { offsets, codes } = column;
-  for (let doc = 0; doc < view.size; doc++) {
-    if (matching[doc] === 0 || view.firstPoint[doc]! > at || view.endPoint[doc]! <= at) continue;
-    const to = offsets === null ? doc + 1 : offsets[doc + 1]!;
-    for (let i = offsets === null ? doc : offsets[doc]!; i < to; i++) counts[codes[i]!]! += 1;
-  }
+  const { span } = view;
+  if (offsets === null) for (let doc = 0; doc < matching.length; doc++) counts[codes[doc]!]! += matching[doc]! & holds[span[doc]!]!;
+  else
+    for (let doc = 0; doc < matching.length; doc++) {
+      if ((matching[doc]! & holds[span[doc]!]!) === 0) continue;
+      for (let i = offsets[doc]!; i < offsets[doc + 1]!; i++) counts[codes[i]!]! += 1;
+    }
   return (code) => counts[code]!;
 }
 

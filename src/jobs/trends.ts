@@ -12,7 +12,7 @@ import type { JobFilters } from './filters.js';
 import type { GroupBy } from './groups.js';
 import { textDocs } from './service.js';
 import type { JobsSnapshot } from './snapshot.js';
-import { both, tallyGroups, tallySpans, type Tally } from './trend-tally.js';
+import { tallyGroups, tallySpans, type Tally } from './trend-tally.js';
 import type { TrendsView } from './trends-view.js';
 
 export const INTERVALS = ['day', 'week'] as const;
@@ -149,26 +149,24 @@ export class TrendsService {
   }
 
   private async tally(s: JobsSnapshot, view: TrendsView, f: JobFilters, groupBy: GroupBy | undefined, last: number | null): Promise<Tally> {
-    // The versions that pass the filters, from the filter cache or one query, and their text.
+    // The versions that pass the filters, from the filter cache or one query, and of those, the ones whose text matches.
     const marks = await this.filters.marks(view, filterCondition(f, view.prefix, view.codes));
-    const text = versionsMatching(s, view, f);
-    const matching = text === null ? marks : both(marks, text);
+    const matching = withText(s, view, f, marks) ?? marks;
     return groupBy ? tallyGroups(view, view.groups.get(groupBy)!, matching, last) : tallySpans(view, matching);
   }
 }
 
-/** Per version, 1 when its text matches the text filters; null when none is sent. */
-function versionsMatching(s: JobsSnapshot, view: TrendsView, f: JobFilters): Uint8Array | null {
+/**
+ * Of the versions `marked`, those whose text matches the text filters (null when none is sent). The
+ * versions of a matching document of the publication are a run of docs (view.textRuns), and those of own
+ * texts follow in order, so the cost follows the matches, in order, not the versions.
+ */
+function withText(s: JobsSnapshot, view: TrendsView, f: JobFilters, marked: Uint8Array): Uint8Array | null {
   const inLatest = textDocs(s, f);
   if (inLatest === null) return null;
-  const latest = new Uint8Array(s.size);
-  for (const doc of inLatest) latest[doc] = 1;
-  const own = new Uint8Array(view.own.title.documents);
-  for (const doc of textDocs(view.own, f)!) own[doc] = 1;
+  const { textRuns, ownFrom } = view;
   const out = new Uint8Array(view.size);
-  for (let doc = 0; doc < view.size; doc++) {
-    const t = view.textDoc[doc]!;
-    out[doc] = t >= 0 ? latest[t]! : own[-1 - t]!;
-  }
+  for (const doc of inLatest) for (let version = textRuns[doc]!; version < textRuns[doc + 1]!; version++) out[version] = marked[version]!;
+  for (const place of textDocs(view.own, f)!) out[ownFrom + place] = marked[ownFrom + place]!;
   return out;
 }

@@ -1,0 +1,78 @@
+import { expect } from 'chai';
+import type { GroupColumn } from '../../src/jobs/trend-groups.js';
+import { tallyGroups, tallySpans } from '../../src/jobs/trend-tally.js';
+import type { TrendsView } from '../../src/jobs/trends-view.js';
+
+/** A generator of the same numbers each run. */
+function numbers(seed: number): (below: number) => number {
+  let state = seed;
+  return (below) => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state % below;
+  };
+}
+
+describe('the counting of a trend', () => {
+  // 6,000 versions over 5 publications; groups of one value a version (300 of them, code 300 the null
+  // group) and of several (0 to 3 of 40).
+  const POINTS = 5;
+  const SIZE = 6_000;
+  const next = numbers(7);
+  const first = Array.from({ length: SIZE }, () => next(POINTS));
+  const end = first.map((f) => f + 1 + next(POINTS - f));
+  const view = {
+    publications: Array.from({ length: POINTS }, (_, i) => `2026-11-0${i + 1}T06:00:00.000Z`),
+    size: SIZE,
+    span: Uint16Array.from(first, (f, doc) => f * (POINTS + 1) + end[doc]!),
+  } as TrendsView;
+  const matching = Uint8Array.from({ length: SIZE }, () => (next(3) === 0 ? 0 : 1));
+  const one: GroupColumn = {
+    names: [...Array.from({ length: 300 }, (_, i) => `g${i}`), null],
+    offsets: null,
+    codes: Uint16Array.from({ length: SIZE }, () => next(301)),
+  };
+  const several = Array.from({ length: SIZE }, () => [...new Set(Array.from({ length: next(4) }, () => next(40)))]);
+  const offsets = new Uint32Array(SIZE + 1);
+  several.forEach((codes, doc) => (offsets[doc + 1] = offsets[doc]! + Math.max(codes.length, 1)));
+  const many: GroupColumn = {
+    names: [...Array.from({ length: 40 }, (_, i) => `s${i}`), null],
+    offsets,
+    codes: Uint8Array.from(several.flatMap((codes) => (codes.length ? codes : [40]))),
+  };
+  const holds = (doc: number, at: number) => matching[doc] === 1 && first[doc]! <= at && at < end[doc]!;
+  const total = (at: number) => first.filter((_, doc) => holds(doc, at)).length;
+  const groupCounts = (groupsOf: (doc: number) => number[], at: number) => {
+    const counts = new Map<number, number>();
+    for (let doc = 0; doc < SIZE; doc++)
+      if (holds(doc, at)) for (const code of groupsOf(doc)) counts.set(code, (counts.get(code) ?? 0) + 1);
+    return counts;
+  };
+  /** The 25 largest at `at`, as [code, count], largest first, ties by code. */
+  const top = (counts: Map<number, number>) => [...counts].sort(([a, x], [b, y]) => y - x || a - b).slice(0, 25);
+  const points = Array.from({ length: POINTS }, (_, at) => at);
+
+  it('counts at each point the matching versions that hold there', () => {
+    const tally = tallySpans(view, matching);
+    expect(points.map((at) => tally.totals[at])).to.deep.equal(points.map(total));
+  });
+
+  for (const [name, column, groupsOf] of [
+    ['one group a version', one, (doc: number) => [one.codes[doc]!]],
+    ['several groups a version', many, (doc: number) => (several[doc]!.length ? several[doc]! : [40])],
+  ] as const)
+    for (const [how, cells] of [
+      ['every group tracked', undefined],
+      ['the largest chosen by a first pass', 1],
+    ] as const)
+      it(`counts the largest groups at each point, ${name}, ${how}`, () => {
+        const last = POINTS - 1;
+        const tally = tallyGroups(view, column, matching, last, cells);
+        const shown = tally.largest(last);
+        expect(shown.map((code) => [code, tally.count(code, last)])).to.deep.equal(top(groupCounts(groupsOf, last)));
+        for (const at of points) {
+          const counts = groupCounts(groupsOf, at);
+          expect(shown.map((code) => tally.count(code, at))).to.deep.equal(shown.map((code) => counts.get(code) ?? 0));
+          expect(tally.totals[at]).to.equal(total(at));
+        }
+      });
+});

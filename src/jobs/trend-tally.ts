@@ -115,16 +115,19 @@ function tallyOne(tally: Tally, span: Uint16Array, codes: GroupColumn['codes'], 
 }
 
 /**
- * A group of several values a version (skills: a thousand groups), taken version by version: a row of
- * counts per span for each group would outgrow the processor's caches, so each group's row has a change
- * per point, as the totals (counted per span: a version counts once in them).
+ * A group of several values a version (skills: a thousand groups), taken version by version (the first
+ * value out of the loop: most versions have one). A row of counts per span for each group would outgrow
+ * the processor's caches, so each group's row holds a change per point; the total is counted per span (a
+ * version counts once in it).
  */
 function tallySeveral(tally: Tally, span: Uint16Array, column: GroupColumn, marked: Uint8Array): void {
-  const { rowOf, series, width, totals } = tally;
+  const { tracked, rowOf, series, width, totals } = tally;
   const firstOf = Uint8Array.from({ length: width * width }, (_, s) => Math.floor(s / width));
   const endOf = Uint8Array.from({ length: width * width }, (_, s) => s % width);
   const { offsets, codes } = column as GroupColumn & { offsets: Uint32Array };
-  const at = Int32Array.from(rowOf, (row) => (row < 0 ? -1 : row * width));
+  // The groups not tracked change one more row, dropped; every version has a group (null at least).
+  const at = Int32Array.from(rowOf, (row) => (row < 0 ? tracked.length : row) * width);
+  const rows = new Int32Array((tracked.length + 1) * width);
   const counts = new Int32Array(width * width);
   for (let doc = 0; doc < marked.length; doc++) {
     if (marked[doc] === 0) continue;
@@ -132,13 +135,17 @@ function tallySeveral(tally: Tally, span: Uint16Array, column: GroupColumn, mark
     counts[s]! += 1;
     const first = firstOf[s]!;
     const end = endOf[s]!;
-    for (let i = offsets[doc]!; i < offsets[doc + 1]!; i++) {
-      const row = at[codes[i]!]!;
-      if (row < 0) continue;
-      series[row + first]! += 1;
-      series[row + end]! -= 1;
+    const from = offsets[doc]!;
+    let row = at[codes[from]!]!;
+    rows[row + first]! += 1;
+    rows[row + end]! -= 1;
+    for (let i = from + 1; i < offsets[doc + 1]!; i++) {
+      row = at[codes[i]!]!;
+      rows[row + first]! += 1;
+      rows[row + end]! -= 1;
     }
   }
+  series.set(rows.subarray(0, series.length));
   tally.addSpans(counts, 0, totals, 0);
 }
 

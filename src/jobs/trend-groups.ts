@@ -10,8 +10,9 @@ import { GROUP_BY, GROUPS, listed, type GroupBy } from './groups.js';
 type Codes = Uint8Array | Uint16Array | Uint32Array;
 
 /**
- * A group_by's groups of every version: version `doc` counts in groups codes[offsets[doc] .. offsets[doc + 1]),
- * or, for a group of one value a version (offsets null), in group codes[doc].
+ * A group_by's groups of every version: version `doc` counts in group codes[doc] and, for a group of
+ * several values a version, in group more.codes[i] for each i where more.docs[i] is `doc` (in doc order).
+ * Most versions have one value (a state, a metro area): they need nothing more.
  */
 export interface GroupColumn {
   /**
@@ -19,9 +20,10 @@ export interface GroupColumn {
    * null, the group of versions with no value. Comparing codes compares values as count does.
    */
   names: (string | null)[];
-  offsets: Uint32Array | null;
-  /** In as few bytes as the number of groups allows. */
+  /** In as few bytes as the number of groups allows, as more.codes. */
   codes: Codes;
+  /** The versions' other groups; null for a group of one value a version. */
+  more: { docs: Uint32Array; codes: Codes } | null;
 }
 
 /** `values` (group codes below `groups`) in the narrowest array that holds them. */
@@ -53,9 +55,9 @@ function rowsOf(groupBy: GroupBy, p: string): string {
 }
 
 /**
- * The column of every group_by over the versions `${prefix}jobs` (`size` of them): about 45 bytes a version
- * for all of them (54 MB at 1.19 million versions, so about 200 MB at the 4.3 million of 30 days of a
- * million jobs), skills the most (several a version), work_arrangement the least (one byte a version).
+ * The column of every group_by over the versions `${prefix}jobs` (`size` of them): about 36 bytes a version
+ * for all of them (83 MB at 2.34 million versions, so about 210 MB at the 5.9 million of 30 days of a
+ * million jobs), skills the most (35 MB: several a version), work_arrangement the least (one byte a version).
  */
 export async function readGroupColumns(engine: QueryEngine, prefix: string, size: number): Promise<Map<GroupBy, GroupColumn>> {
   const columns = new Map<GroupBy, GroupColumn>();
@@ -97,16 +99,27 @@ async function readColumn(engine: QueryEngine, prefix: string, size: number, gro
     if (filled !== size) throw new Error(`the ${groupBy} groups of ${prefix}jobs are not one a version`);
     const byDoc = new Uint32Array(size);
     for (let i = 0; i < filled; i++) byDoc[docs[i]!] = codeOf(i);
-    return { names, offsets: null, codes: narrow(byDoc, groups) };
+    return { names, codes: narrow(byDoc, groups), more: null };
   }
-  // Each version's codes together, versions in doc order.
+  // Each version's codes together, versions in doc order; the first is the version's code, the others more.
   const offsets = new Uint32Array(size + 1);
   for (let i = 0; i < filled; i++) offsets[docs[i]! + 1]! += 1;
   for (let doc = 0; doc < size; doc++) offsets[doc + 1]! += offsets[doc]!;
   const next = offsets.slice(0, size);
   const byDoc = new Uint32Array(filled);
   for (let i = 0; i < filled; i++) byDoc[next[docs[i]!]!++] = codeOf(i);
-  return { names, offsets, codes: narrow(byDoc, groups) };
+  const first = new Uint32Array(size);
+  const moreDocs = new Uint32Array(filled - size);
+  const moreCodes = new Uint32Array(filled - size);
+  for (let doc = 0, m = 0; doc < size; doc++) {
+    if (offsets[doc] === offsets[doc + 1]) throw new Error(`version ${doc} of ${prefix}jobs has no ${groupBy} group`);
+    first[doc] = byDoc[offsets[doc]!]!;
+    for (let i = offsets[doc]! + 1; i < offsets[doc + 1]!; i++, m++) {
+      moreDocs[m] = doc;
+      moreCodes[m] = byDoc[i]!;
+    }
+  }
+  return { names, codes: narrow(first, groups), more: { docs: moreDocs, codes: narrow(moreCodes, groups) } };
 }
 
 /** A version's code while the names are still being read: no value. */

@@ -54,10 +54,11 @@ export class Tally {
 }
 
 /**
- * Above this many cells of counts (a megabyte), a first pass chooses the 25 groups to track: more would
- * not stay in the processor's caches.
+ * Above this many cells of counts (8 MB), a first pass chooses the 25 groups to track. Measured on 5.8
+ * million versions over 30 publications: the 1,101 skills (4 MB) took 180-195 ms tracked together and
+ * 280-320 ms with a first pass; company_id's 41,807 groups on day 9 (16 MB) took 81 ms together, 35 with it.
  */
-const TRACK_CELLS = 1 << 18;
+const TRACK_CELLS = 1 << 21;
 
 /** The total at every point of the view, of the `matching` versions. */
 export function tallySpans(view: TrendsView, matching: Uint8Array): Tally {
@@ -75,9 +76,11 @@ function countSpans(span: Uint16Array, marked: Uint8Array, width: number): Int32
 }
 
 /**
- * The total and the tracked groups of the `matching` versions. Tens of thousands of groups (employers)
- * would each take a row: past TRACK_CELLS, a first pass counts every group at the last point only, and
- * the largest are tracked.
+ * The total and the tracked groups of the `matching` versions. Each tracked group's versions are counted
+ * per span in a row of its own, and the groups not tracked in one more row: one pass over the versions'
+ * codes without a branch, then one over the other codes of versions with several (src/jobs/trend-groups.ts).
+ * Tens of thousands of groups (employers) would each take a row: past TRACK_CELLS, a first pass counts
+ * every group at the last point only, and the largest are tracked.
  */
 export function tallyGroups(
   view: TrendsView,
@@ -86,67 +89,26 @@ export function tallyGroups(
   last: number | null,
   trackCells = TRACK_CELLS,
 ): Tally {
-  const width = view.publications.length + 1;
+  const spans = (view.publications.length + 1) ** 2;
   const all = Array.from(column.names, (_, code) => code);
-  // The cells a tally with every group takes: tallyOne's or tallySeveral's.
-  const cells = column.offsets === null ? (all.length + 1) * width * width : all.length * width;
-  const tracked = last === null ? [] : cells <= trackCells ? all : largest(all, atPoint(view, column, matching, last));
+  const tracked = last === null ? [] : (all.length + 1) * spans <= trackCells ? all : largest(all, atPoint(view, column, matching, last));
   const tally = new Tally(view.publications.length, tracked, column.names);
-  if (column.offsets === null) tallyOne(tally, view.span, column.codes, matching);
-  else tallySeveral(tally, view.span, column, matching);
-  tally.finish();
-  return tally;
-}
-
-/**
- * A group of one value a version: its versions are counted per span in the group's own row of counts,
- * the groups not tracked in one more row, in one pass without a branch; the total is the sum of the rows.
- */
-function tallyOne(tally: Tally, span: Uint16Array, codes: GroupColumn['codes'], marked: Uint8Array): void {
-  const { tracked, rowOf, series, width, totals } = tally;
-  const spans = width * width;
+  const { rowOf, series, width, totals } = tally;
   const cellOf = Int32Array.from(rowOf, (row) => (row < 0 ? tracked.length : row) * spans);
   const counts = new Int32Array((tracked.length + 1) * spans);
-  for (let doc = 0; doc < marked.length; doc++) counts[cellOf[codes[doc]!]! + span[doc]!]! += marked[doc]!;
-  for (let row = 0; row <= tracked.length; row++) {
-    tally.addSpans(counts, row * spans, totals, 0);
-    if (row < tracked.length) tally.addSpans(counts, row * spans, series, row * width);
-  }
-}
-
-/**
- * A group of several values a version (skills: a thousand groups), taken version by version (the first
- * value out of the loop: most versions have one). A row of counts per span for each group would outgrow
- * the processor's caches, so each group's row holds a change per point; the total is counted per span (a
- * version counts once in it).
- */
-function tallySeveral(tally: Tally, span: Uint16Array, column: GroupColumn, marked: Uint8Array): void {
-  const { tracked, rowOf, series, width, totals } = tally;
-  const firstOf = Uint8Array.from({ length: width * width }, (_, s) => Math.floor(s / width));
-  const endOf = Uint8Array.from({ length: width * width }, (_, s) => s % width);
-  const { offsets, codes } = column as GroupColumn & { offsets: Uint32Array };
-  // The groups not tracked change one more row, dropped; every version has a group (null at least).
-  const at = Int32Array.from(rowOf, (row) => (row < 0 ? tracked.length : row) * width);
-  const rows = new Int32Array((tracked.length + 1) * width);
-  const counts = new Int32Array(width * width);
-  for (let doc = 0; doc < marked.length; doc++) {
-    if (marked[doc] === 0) continue;
-    const s = span[doc]!;
-    counts[s]! += 1;
-    const first = firstOf[s]!;
-    const end = endOf[s]!;
-    const from = offsets[doc]!;
-    let row = at[codes[from]!]!;
-    rows[row + first]! += 1;
-    rows[row + end]! -= 1;
-    for (let i = from + 1; i < offsets[doc + 1]!; i++) {
-      row = at[codes[i]!]!;
-      rows[row + first]! += 1;
-      rows[row + end]! -= 1;
+  const { span } = view;
+  const { codes, more } = column;
+  for (let doc = 0; doc < matching.length; doc++) counts[cellOf[codes[doc]!]! + span[doc]!]! += matching[doc]!;
+  // Each version is once in the rows so far: their sum is the total.
+  for (let row = 0; row <= tracked.length; row++) tally.addSpans(counts, row * spans, totals, 0);
+  if (more)
+    for (let i = 0; i < more.docs.length; i++) {
+      const doc = more.docs[i]!;
+      counts[cellOf[more.codes[i]!]! + span[doc]!]! += matching[doc]!;
     }
-  }
-  series.set(rows.subarray(0, series.length));
-  tally.addSpans(counts, 0, totals, 0);
+  for (let row = 0; row < tracked.length; row++) tally.addSpans(counts, row * spans, series, row * width);
+  tally.finish();
+  return tally;
 }
 
 /** Each group's count at point `at`: of the matching versions that hold there. */
@@ -156,13 +118,13 @@ function atPoint(view: TrendsView, column: GroupColumn, matching: Uint8Array, at
   const holds = new Uint8Array(width * width);
   for (let first = 0; first <= at; first++) for (let end = at + 1; end < width; end++) holds[first * width + end] = 1;
   const counts = new Int32Array(column.names.length);
-  const { offsets, codes } = column;
   const { span } = view;
-  if (offsets === null) for (let doc = 0; doc < matching.length; doc++) counts[codes[doc]!]! += matching[doc]! & holds[span[doc]!]!;
-  else
-    for (let doc = 0; doc < matching.length; doc++) {
-      if ((matching[doc]! & holds[span[doc]!]!) === 0) continue;
-      for (let i = offsets[doc]!; i < offsets[doc + 1]!; i++) counts[codes[i]!]! += 1;
+  const { codes, more } = column;
+  for (let doc = 0; doc < matching.length; doc++) counts[codes[doc]!]! += matching[doc]! & holds[span[doc]!]!;
+  if (more)
+    for (let i = 0; i < more.docs.length; i++) {
+      const doc = more.docs[i]!;
+      counts[more.codes[i]!]! += matching[doc]! & holds[span[doc]!]!;
     }
   return (code) => counts[code]!;
 }

@@ -28,16 +28,15 @@ describe('the counting of a trend', () => {
   const matching = Uint8Array.from({ length: SIZE }, () => (next(3) === 0 ? 0 : 1));
   const one: GroupColumn = {
     names: [...Array.from({ length: 300 }, (_, i) => `g${i}`), null],
-    offsets: null,
     codes: Uint16Array.from({ length: SIZE }, () => next(301)),
+    more: null,
   };
   const several = Array.from({ length: SIZE }, () => [...new Set(Array.from({ length: next(4) }, () => next(40)))]);
-  const offsets = new Uint32Array(SIZE + 1);
-  several.forEach((codes, doc) => (offsets[doc + 1] = offsets[doc]! + Math.max(codes.length, 1)));
+  const others = several.flatMap((codes, doc) => codes.slice(1).map((code) => [doc, code] as const));
   const many: GroupColumn = {
     names: [...Array.from({ length: 40 }, (_, i) => `s${i}`), null],
-    offsets,
-    codes: Uint8Array.from(several.flatMap((codes) => (codes.length ? codes : [40]))),
+    codes: Uint8Array.from(several, (codes) => codes[0] ?? 40),
+    more: { docs: Uint32Array.from(others, ([doc]) => doc), codes: Uint8Array.from(others, ([, code]) => code) },
   };
   const holds = (doc: number, at: number) => matching[doc] === 1 && first[doc]! <= at && at < end[doc]!;
   const total = (at: number) => first.filter((_, doc) => holds(doc, at)).length;

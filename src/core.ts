@@ -144,7 +144,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       await publications.closeNow();
       await library.closeNow();
       await releases.closeNow();
-      await feed.close();
+      await Promise.all([feed.close(), trends.close()]);
       engine.close();
       await state?.close();
       stores.close();

@@ -4,6 +4,7 @@
 
 import type { QueryEngine } from '../db/engine.js';
 import type { Condition } from './filter-sql.js';
+import { shared } from './trend-count.js';
 
 /** The documents of a set of serving tables: `${prefix}jobs`, numbered 0 .. size - 1. */
 export interface Marked {
@@ -24,7 +25,7 @@ export class FilterCache {
   async marks(tables: Marked, condition: Condition): Promise<Uint8Array> {
     const hit = this.cached(tables, condition);
     if (hit) return hit;
-    const marks = new Uint8Array(tables.size);
+    const marks = shared(Uint8Array, tables.size);
     await this.engine.mark(`SELECT j.doc FROM ${tables.prefix}jobs j WHERE ${condition.sql}`, condition.params, marks);
     let cache = this.entries.get(tables);
     if (!cache) this.entries.set(tables, (cache = new Map<string, Uint8Array>()));

@@ -6,8 +6,7 @@
 import type { DuckDBIntegerVector, DuckDBVarCharVector } from '@duckdb/node-api';
 import type { QueryEngine } from '../db/engine.js';
 import { GROUP_BY, GROUPS, listed, type GroupBy } from './groups.js';
-
-type Codes = Uint8Array | Uint16Array | Uint32Array;
+import { shared, type Codes } from './trend-count.js';
 
 /**
  * A group_by's groups of every version: version `doc` counts in group codes[doc] and, for a group of
@@ -26,11 +25,12 @@ export interface GroupColumn {
   more: { docs: Uint32Array; codes: Codes } | null;
 }
 
-/** `values` (group codes below `groups`) in the narrowest array that holds them. */
+/** `values` (group codes below `groups`) in the narrowest array that holds them, in memory a worker thread shares. */
 function narrow(values: Uint32Array, groups: number): Codes {
-  if (groups <= 0xff) return Uint8Array.from(values);
-  if (groups <= 0xffff) return Uint16Array.from(values);
-  return values;
+  const n = values.length;
+  const into: Codes = groups <= 0xff ? shared(Uint8Array, n) : groups <= 0xffff ? shared(Uint16Array, n) : shared(Uint32Array, n);
+  into.set(values);
+  return into;
 }
 
 /** The rows (doc, value) of each version's values of a group (none: one row, null), as count groups them. */
@@ -119,7 +119,9 @@ async function readColumn(engine: QueryEngine, prefix: string, size: number, gro
       moreCodes[m] = byDoc[i]!;
     }
   }
-  return { names, codes: narrow(first, groups), more: { docs: moreDocs, codes: narrow(moreCodes, groups) } };
+  const shareable = shared(Uint32Array, moreDocs.length);
+  shareable.set(moreDocs);
+  return { names, codes: narrow(first, groups), more: { docs: shareable, codes: narrow(moreCodes, groups) } };
 }
 
 /** A version's code while the names are still being read: no value. */

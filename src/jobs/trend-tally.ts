@@ -3,6 +3,7 @@
 // numbers, for the total and for each group they count in (src/jobs/trend-groups.ts); each span then adds
 // its count at its first point and takes it away at its end, and the running sums are the counts.
 
+import type { Counter } from './trend-count.js';
 import type { GroupColumn } from './trend-groups.js';
 import type { TrendsView } from './trends-view.js';
 
@@ -61,19 +62,20 @@ export class Tally {
 const TRACK_CELLS = 1 << 21;
 
 /** The total at every point of the view, of the `matching` versions. */
-export function tallySpans(view: TrendsView, matching: Uint8Array): Tally {
+export async function tallySpans(view: TrendsView, matching: Uint8Array, counter: Counter): Promise<Tally> {
   const tally = new Tally(view.publications.length);
-  tally.addSpans(countSpans(view.span, matching, tally.width), 0, tally.totals, 0);
+  const { width } = tally;
+  const counts = await counter.count({ ...versions(view, matching), cells: width * width, spanCell: eachSpan(width) });
+  tally.addSpans(counts, 0, tally.totals, 0);
   tally.finish();
   return tally;
 }
 
-/** The number of marked versions of each span. */
-function countSpans(span: Uint16Array, marked: Uint8Array, width: number): Int32Array {
-  const counts = new Int32Array(width * width);
-  for (let doc = 0; doc < marked.length; doc++) counts[span[doc]!]! += marked[doc]!;
-  return counts;
-}
+/** A task over every version of the view: no group yet. */
+const versions = (view: TrendsView, marked: Uint8Array) => ({ span: view.span, marked, cellOf: null, codes: null, docs: null });
+
+/** Each span its own cell. */
+const eachSpan = (width: number) => Int32Array.from({ length: width * width }, (_, span) => span);
 
 /**
  * The total and the tracked groups of the `matching` versions. Each tracked group's versions are counted
@@ -82,51 +84,61 @@ function countSpans(span: Uint16Array, marked: Uint8Array, width: number): Int32
  * Tens of thousands of groups (employers) would each take a row: past TRACK_CELLS, a first pass counts
  * every group at the last point only, and the largest are tracked.
  */
-export function tallyGroups(
+export async function tallyGroups(
   view: TrendsView,
   column: GroupColumn,
   matching: Uint8Array,
   last: number | null,
+  counter: Counter,
   trackCells = TRACK_CELLS,
-): Tally {
-  const spans = (view.publications.length + 1) ** 2;
+): Promise<Tally> {
+  const width = view.publications.length + 1;
+  const spans = width * width;
   const all = Array.from(column.names, (_, code) => code);
-  const tracked = last === null ? [] : (all.length + 1) * spans <= trackCells ? all : largest(all, atPoint(view, column, matching, last));
+  const tracked =
+    last === null ? [] : (all.length + 1) * spans <= trackCells ? all : largest(all, await atPoint(view, column, matching, last, counter));
   const tally = new Tally(view.publications.length, tracked, column.names);
-  const { rowOf, series, width, totals } = tally;
-  const cellOf = Int32Array.from(rowOf, (row) => (row < 0 ? tracked.length : row) * spans);
-  const counts = new Int32Array((tracked.length + 1) * spans);
-  const { span } = view;
-  const { codes, more } = column;
-  for (let doc = 0; doc < matching.length; doc++) counts[cellOf[codes[doc]!]! + span[doc]!]! += matching[doc]!;
+  const { rowOf, series, totals } = tally;
+  const task = {
+    ...versions(view, matching),
+    cells: (tracked.length + 1) * spans,
+    spanCell: eachSpan(width),
+    cellOf: Int32Array.from(rowOf, (row) => (row < 0 ? tracked.length : row) * spans),
+  };
+  const counts = await counter.count({ ...task, codes: column.codes });
   // Each version is once in the rows so far: their sum is the total.
   for (let row = 0; row <= tracked.length; row++) tally.addSpans(counts, row * spans, totals, 0);
-  if (more)
-    for (let i = 0; i < more.docs.length; i++) {
-      const doc = more.docs[i]!;
-      counts[cellOf[more.codes[i]!]! + span[doc]!]! += matching[doc]!;
-    }
+  if (column.more) {
+    const others = await counter.count({ ...task, codes: column.more.codes, docs: column.more.docs });
+    for (let i = 0; i < counts.length; i++) counts[i]! += others[i]!;
+  }
   for (let row = 0; row < tracked.length; row++) tally.addSpans(counts, row * spans, series, row * width);
   tally.finish();
   return tally;
 }
 
 /** Each group's count at point `at`: of the matching versions that hold there. */
-function atPoint(view: TrendsView, column: GroupColumn, matching: Uint8Array, at: number): (code: number) => number {
+async function atPoint(
+  view: TrendsView,
+  column: GroupColumn,
+  matching: Uint8Array,
+  at: number,
+  counter: Counter,
+): Promise<(code: number) => number> {
   const width = view.publications.length + 1;
-  // Per span, 1 when it holds at `at`.
-  const holds = new Uint8Array(width * width);
-  for (let first = 0; first <= at; first++) for (let end = at + 1; end < width; end++) holds[first * width + end] = 1;
-  const counts = new Int32Array(column.names.length);
-  const { span } = view;
-  const { codes, more } = column;
-  for (let doc = 0; doc < matching.length; doc++) counts[codes[doc]!]! += matching[doc]! & holds[span[doc]!]!;
-  if (more)
-    for (let i = 0; i < more.docs.length; i++) {
-      const doc = more.docs[i]!;
-      counts[more.codes[i]!]! += matching[doc]! & holds[span[doc]!]!;
-    }
-  return (code) => counts[code]!;
+  // A group's two cells: the versions that do not hold at `at`, then those that do.
+  const task = {
+    ...versions(view, matching),
+    cells: 2 * column.names.length,
+    spanCell: Int32Array.from({ length: width * width }, (_, span) => (Math.floor(span / width) <= at && span % width > at ? 1 : 0)),
+    cellOf: Int32Array.from(column.names, (_, code) => 2 * code),
+  };
+  const counts = await counter.count({ ...task, codes: column.codes });
+  if (column.more) {
+    const others = await counter.count({ ...task, codes: column.more.codes, docs: column.more.docs });
+    for (let i = 0; i < counts.length; i++) counts[i]! += others[i]!;
+  }
+  return (code) => counts[2 * code + 1]!;
 }
 
 /**

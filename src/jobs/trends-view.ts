@@ -13,6 +13,7 @@ import type { InvertedIndex } from '../search/inverted-index.js';
 import { buildIndexes } from './snapshot-indexes.js';
 import type { GroupBy } from './groups.js';
 import { fill, readCodes, type Codes } from './serving-tables.js';
+import { shared } from './trend-count.js';
 import { readGroupColumns, type GroupColumn } from './trend-groups.js';
 
 const CATALOG = namedQueries('serve/catalog.sql', ['postings', 'locations', 'codes', 'masks', 'jobs']);
@@ -85,7 +86,7 @@ export async function openTrends(
   const rows = await read(TRENDS.texts);
   if (publications.length > MAX_PUBLICATIONS)
     throw new Error(`${folder} holds ${publications.length} publications; a trend reads ${MAX_PUBLICATIONS} at most`);
-  const span = new Uint16Array(rows.length);
+  const span = shared(Uint16Array, rows.length);
   const textDoc = new Int32Array(rows.length);
   rows.forEach(([first, end, text], doc) => {
     span[doc] = (first as number) * (publications.length + 1) + (end as number);

@@ -12,6 +12,7 @@ import type { JobFilters } from './filters.js';
 import type { GroupBy } from './groups.js';
 import { textDocs } from './service.js';
 import type { JobsSnapshot } from './snapshot.js';
+import { Counter, shared } from './trend-count.js';
 import { tallyGroups, tallySpans, type Tally } from './trend-tally.js';
 import type { TrendsView } from './trends-view.js';
 
@@ -112,6 +113,8 @@ const FILTER_CACHE_ENTRIES = 8;
 
 export class TrendsService {
   private readonly filters: FilterCache;
+  /** Shares the counting of millions of versions with a worker thread. */
+  private readonly counter = new Counter();
 
   constructor(engine: QueryEngine) {
     this.filters = new FilterCache(engine, FILTER_CACHE_ENTRIES);
@@ -148,11 +151,16 @@ export class TrendsService {
     return { interval: r.interval, ...range, points };
   }
 
+  /** Stops the counter's worker thread. */
+  close(): Promise<void> {
+    return this.counter.close();
+  }
+
   private async tally(s: JobsSnapshot, view: TrendsView, f: JobFilters, groupBy: GroupBy | undefined, last: number | null): Promise<Tally> {
     // The versions that pass the filters, from the filter cache or one query, and of those, the ones whose text matches.
     const marks = await this.filters.marks(view, filterCondition(f, view.prefix, view.codes));
     const matching = withText(s, view, f, marks) ?? marks;
-    return groupBy ? tallyGroups(view, view.groups.get(groupBy)!, matching, last) : tallySpans(view, matching);
+    return groupBy ? tallyGroups(view, view.groups.get(groupBy)!, matching, last, this.counter) : tallySpans(view, matching, this.counter);
   }
 }
 
@@ -165,7 +173,7 @@ function withText(s: JobsSnapshot, view: TrendsView, f: JobFilters, marked: Uint
   const inLatest = textDocs(s, f);
   if (inLatest === null) return null;
   const { textRuns, ownFrom } = view;
-  const out = new Uint8Array(view.size);
+  const out = shared(Uint8Array, view.size);
   for (const doc of inLatest) for (let version = textRuns[doc]!; version < textRuns[doc + 1]!; version++) out[version] = marked[version]!;
   for (const place of textDocs(view.own, f)!) out[ownFrom + place] = marked[ownFrom + place]!;
   return out;

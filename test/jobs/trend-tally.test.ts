@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { Counter, shared, type Codes } from '../../src/jobs/trend-count.js';
 import type { GroupColumn } from '../../src/jobs/trend-groups.js';
 import { tallyGroups, tallySpans } from '../../src/jobs/trend-tally.js';
 import type { TrendsView } from '../../src/jobs/trends-view.js';
@@ -8,8 +9,15 @@ function numbers(seed: number): (below: number) => number {
   let state = seed;
   return (below) => {
     state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state % below;
+    return Math.floor((state / 2 ** 31) * below);
   };
+}
+
+/** `values` in memory shared with a worker thread, as a server holds the versions' arrays. */
+function sharedCopy<T extends Codes>(values: T): T {
+  const copy = shared(values.constructor as new (buffer: SharedArrayBuffer) => T, values.length);
+  copy.set(values);
+  return copy;
 }
 
 describe('the counting of a trend', () => {
@@ -23,20 +31,20 @@ describe('the counting of a trend', () => {
   const view = {
     publications: Array.from({ length: POINTS }, (_, i) => `2026-11-0${i + 1}T06:00:00.000Z`),
     size: SIZE,
-    span: Uint16Array.from(first, (f, doc) => f * (POINTS + 1) + end[doc]!),
+    span: sharedCopy(Uint16Array.from(first, (f, doc) => f * (POINTS + 1) + end[doc]!)),
   } as TrendsView;
-  const matching = Uint8Array.from({ length: SIZE }, () => (next(3) === 0 ? 0 : 1));
+  const matching = sharedCopy(Uint8Array.from({ length: SIZE }, () => (next(3) === 0 ? 0 : 1)));
   const one: GroupColumn = {
     names: [...Array.from({ length: 300 }, (_, i) => `g${i}`), null],
-    codes: Uint16Array.from({ length: SIZE }, () => next(301)),
+    codes: sharedCopy(Uint16Array.from({ length: SIZE }, () => next(301))),
     more: null,
   };
   const several = Array.from({ length: SIZE }, () => [...new Set(Array.from({ length: next(4) }, () => next(40)))]);
   const others = several.flatMap((codes, doc) => codes.slice(1).map((code) => [doc, code] as const));
   const many: GroupColumn = {
     names: [...Array.from({ length: 40 }, (_, i) => `s${i}`), null],
-    codes: Uint8Array.from(several, (codes) => codes[0] ?? 40),
-    more: { docs: Uint32Array.from(others, ([doc]) => doc), codes: Uint8Array.from(others, ([, code]) => code) },
+    codes: sharedCopy(Uint8Array.from(several, (codes) => codes[0] ?? 40)),
+    more: { docs: sharedCopy(Uint32Array.from(others, ([doc]) => doc)), codes: sharedCopy(Uint8Array.from(others, ([, code]) => code)) },
   };
   const holds = (doc: number, at: number) => matching[doc] === 1 && first[doc]! <= at && at < end[doc]!;
   const total = (at: number) => first.filter((_, doc) => holds(doc, at)).length;
@@ -50,28 +58,42 @@ describe('the counting of a trend', () => {
   const top = (counts: Map<number, number>) => [...counts].sort(([a, x], [b, y]) => y - x || a - b).slice(0, 25);
   const points = Array.from({ length: POINTS }, (_, at) => at);
 
-  it('counts at each point the matching versions that hold there', () => {
-    const tally = tallySpans(view, matching);
-    expect(points.map((at) => tally.totals[at])).to.deep.equal(points.map(total));
+  // Counted on the calling thread alone, and every task shared with a worker thread.
+  const counters = { alone: new Counter(Infinity), 'with a worker thread': new Counter(1) };
+  after(() => counters['with a worker thread'].close());
+
+  it('shares the counting with a worker thread when asked to, over shared memory', async () => {
+    const counter = counters['with a worker thread'];
+    expect(many.more!.docs.length).to.be.above(SIZE / 2);
+    const before = counter.sharedTasks;
+    await tallyGroups(view, many, matching, POINTS - 1, counter);
+    expect(counter.sharedTasks).to.equal(before + 2);
   });
 
-  for (const [name, column, groupsOf] of [
-    ['one group a version', one, (doc: number) => [one.codes[doc]!]],
-    ['several groups a version', many, (doc: number) => (several[doc]!.length ? several[doc]! : [40])],
-  ] as const)
-    for (const [how, cells] of [
-      ['every group tracked', undefined],
-      ['the largest chosen by a first pass', 1],
+  for (const [by, counter] of Object.entries(counters)) {
+    it(`counts at each point the matching versions that hold there, ${by}`, async () => {
+      const tally = await tallySpans(view, matching, counter);
+      expect(points.map((at) => tally.totals[at])).to.deep.equal(points.map(total));
+    });
+
+    for (const [name, column, groupsOf] of [
+      ['one group a version', one, (doc: number) => [one.codes[doc]!]],
+      ['several groups a version', many, (doc: number) => (several[doc]!.length ? several[doc]! : [40])],
     ] as const)
-      it(`counts the largest groups at each point, ${name}, ${how}`, () => {
-        const last = POINTS - 1;
-        const tally = tallyGroups(view, column, matching, last, cells);
-        const shown = tally.largest(last);
-        expect(shown.map((code) => [code, tally.count(code, last)])).to.deep.equal(top(groupCounts(groupsOf, last)));
-        for (const at of points) {
-          const counts = groupCounts(groupsOf, at);
-          expect(shown.map((code) => tally.count(code, at))).to.deep.equal(shown.map((code) => counts.get(code) ?? 0));
-          expect(tally.totals[at]).to.equal(total(at));
-        }
-      });
+      for (const [how, cells] of [
+        ['every group tracked', undefined],
+        ['the largest chosen by a first pass', 1],
+      ] as const)
+        it(`counts the largest groups at each point, ${name}, ${how}, ${by}`, async () => {
+          const last = POINTS - 1;
+          const tally = await tallyGroups(view, column, matching, last, counter, cells);
+          const shown = tally.largest(last);
+          expect(shown.map((code) => [code, tally.count(code, last)])).to.deep.equal(top(groupCounts(groupsOf, last)));
+          for (const at of points) {
+            const counts = groupCounts(groupsOf, at);
+            expect(shown.map((code) => tally.count(code, at))).to.deep.equal(shown.map((code) => counts.get(code) ?? 0));
+            expect(tally.totals[at]).to.equal(total(at));
+          }
+        });
+  }
 });

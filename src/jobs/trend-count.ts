@@ -1,0 +1,122 @@
+// The one loop of a trend (src/jobs/trend-tally.ts): the marked versions counted into cells, each
+// version's cell its group's (cellOf of its code) plus its span's (spanCell). On millions of versions a
+// counter shares the loop with a worker thread (src/jobs/trend-count-worker.ts): the versions' arrays
+// live in shared memory (shared()), so each thread counts half of them and the counts are added up.
+
+import { Worker } from 'node:worker_threads';
+
+export type Codes = Uint8Array | Uint16Array | Uint32Array;
+
+/** What to count: per marked version doc (or listed in `docs`), one in cellOf[codes[·]] + spanCell[span[doc]]. */
+export interface CountTask {
+  cells: number;
+  span: Uint16Array;
+  marked: Uint8Array;
+  /** Per span, its cell within a group's row (or 0/1: whether it holds at a point). */
+  spanCell: Int32Array;
+  /** Per code, where its row starts; with codes null, every version counts in row 0. */
+  cellOf: Int32Array | null;
+  codes: Codes | null;
+  /** The versions of `codes` when they are listed (a group's other codes), else codes[doc] is version doc's. */
+  docs: Uint32Array | null;
+}
+
+/** The count of task's entries from..to (versions, or listed codes when task.docs is set), added into `counts`. */
+export function countRange(task: CountTask, counts: Int32Array, from: number, to: number): void {
+  const { span, marked, spanCell, cellOf, codes, docs } = task;
+  if (docs && codes && cellOf)
+    for (let i = from; i < to; i++) {
+      const doc = docs[i]!;
+      counts[cellOf[codes[i]!]! + spanCell[span[doc]!]!]! += marked[doc]!;
+    }
+  else if (codes && cellOf) for (let doc = from; doc < to; doc++) counts[cellOf[codes[doc]!]! + spanCell[span[doc]!]!]! += marked[doc]!;
+  else for (let doc = from; doc < to; doc++) counts[spanCell[span[doc]!]!]! += marked[doc]!;
+}
+
+/** The number of entries a task counts. */
+const entries = (task: CountTask) => (task.docs ? task.docs.length : task.marked.length);
+
+/** A typed array in memory a worker thread can read without a copy. */
+export function shared<T extends Codes | Int32Array>(of: new (buffer: SharedArrayBuffer) => T, length: number): T {
+  const bytes = (of as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
+  return new of(new SharedArrayBuffer(length * bytes));
+}
+
+const isShared = (array: ArrayBufferView | null) => array === null || array.buffer instanceof SharedArrayBuffer;
+
+/** Below this many entries a task is counted on the calling thread alone: a message costs more than half of it. */
+const SHARED_FROM = 500_000;
+
+/** Counts tasks, sharing large ones with a worker thread when their arrays are shared. */
+export class Counter {
+  private worker: Worker | null = null;
+  private broken = false;
+  /** How many tasks a worker thread shared. */
+  sharedTasks = 0;
+  private next = 0;
+  private readonly pending = new Map<number, { resolve: (counts: Int32Array) => void; reject: (error: Error) => void }>();
+
+  constructor(private readonly sharedFrom = SHARED_FROM) {}
+
+  async count(task: CountTask): Promise<Int32Array> {
+    const counts = new Int32Array(task.cells);
+    const n = entries(task);
+    const { span, marked, codes, docs } = task;
+    if (n < this.sharedFrom || this.broken || ![span, marked, codes, docs].every(isShared)) {
+      countRange(task, counts, 0, n);
+      return counts;
+    }
+    const half = n >> 1;
+    // The small arrays (cellOf, spanCell) are copied into the message; the large ones are shared.
+    const theirs = this.send(task, half, n).catch(() => null);
+    countRange(task, counts, 0, half);
+    const other = await theirs;
+    if (other === null) {
+      // The worker is gone: count its half here, and every task from now on.
+      this.broken = true;
+      countRange(task, counts, half, n);
+    } else {
+      for (let i = 0; i < counts.length; i++) counts[i]! += other[i]!;
+      this.sharedTasks++;
+    }
+    return counts;
+  }
+
+  /** Stops the worker thread, if one started. */
+  async close(): Promise<void> {
+    await this.worker?.terminate();
+    this.worker = null;
+  }
+
+  private async send(task: CountTask, from: number, to: number): Promise<Int32Array> {
+    const worker = this.start();
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, task, from, to });
+    });
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const url = new URL(`./trend-count-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+    const worker = url.pathname.endsWith('.ts')
+      ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`, {
+          eval: true,
+        })
+      : new Worker(url);
+    worker.unref();
+    worker.on('message', ({ id, counts }: { id: number; counts: Int32Array }) => {
+      this.pending.get(id)?.resolve(counts);
+      this.pending.delete(id);
+    });
+    const fail = (error: Error) => {
+      this.worker = null;
+      for (const { reject } of this.pending.values()) reject(error);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', () => fail(new Error('the trend worker thread exited')));
+    return (this.worker = worker);
+  }
+}

@@ -22,7 +22,15 @@ export interface GroupColumn {
   /** In as few bytes as the number of groups allows, as more.codes. */
   codes: Codes;
   /** The versions' other groups; null for a group of one value a version. */
-  more: { docs: Uint32Array; codes: Codes } | null;
+  more: Listed | null;
+  /** Of `more`, those of the versions that hold at the latest publication (a trend's first pass reads them). */
+  moreAtLatest: Listed | null;
+}
+
+/** Groups listed with their versions: version docs[i] counts in group codes[i]. */
+export interface Listed {
+  docs: Uint32Array;
+  codes: Codes;
 }
 
 /** `values` (group codes below `groups`) in the narrowest array that holds them, in memory a worker thread shares. */
@@ -59,9 +67,15 @@ function rowsOf(groupBy: GroupBy, p: string): string {
  * for all of them (83 MB at 2.34 million versions, so about 210 MB at the 5.9 million of 30 days of a
  * million jobs), skills the most (35 MB: several a version), work_arrangement the least (one byte a version).
  */
-export async function readGroupColumns(engine: QueryEngine, prefix: string, size: number): Promise<Map<GroupBy, GroupColumn>> {
+export async function readGroupColumns(
+  engine: QueryEngine,
+  prefix: string,
+  size: number,
+  /** Per version, 1 when it holds at the latest publication. */
+  atLatest: Uint8Array,
+): Promise<Map<GroupBy, GroupColumn>> {
   const columns = new Map<GroupBy, GroupColumn>();
-  for (const groupBy of GROUP_BY) columns.set(groupBy, await readColumn(engine, prefix, size, groupBy));
+  for (const groupBy of GROUP_BY) columns.set(groupBy, await readColumn(engine, prefix, size, groupBy, atLatest));
   return columns;
 }
 
@@ -70,7 +84,7 @@ export async function readGroupColumns(engine: QueryEngine, prefix: string, size
  * names (doc -1) with their codes, numbered in the values' order, and each version's codes (-1 when it
  * has no value: the null group, which takes the code after the names'), placed by their doc here.
  */
-async function readColumn(engine: QueryEngine, prefix: string, size: number, groupBy: GroupBy): Promise<GroupColumn> {
+async function readColumn(engine: QueryEngine, prefix: string, size: number, groupBy: GroupBy, atLatest: Uint8Array): Promise<GroupColumn> {
   const sql = `WITH v AS MATERIALIZED (${valuesOf(groupBy, prefix)}),
     n AS MATERIALIZED (SELECT value, (row_number() OVER (ORDER BY value) - 1)::INTEGER AS code FROM (SELECT DISTINCT value FROM v WHERE value IS NOT NULL))
     SELECT -1 AS doc, code, value FROM n
@@ -99,7 +113,7 @@ async function readColumn(engine: QueryEngine, prefix: string, size: number, gro
     if (filled !== size) throw new Error(`the ${groupBy} groups of ${prefix}jobs are not one a version`);
     const byDoc = new Uint32Array(size);
     for (let i = 0; i < filled; i++) byDoc[docs[i]!] = codeOf(i);
-    return { names, codes: narrow(byDoc, groups), more: null };
+    return { names, codes: narrow(byDoc, groups), more: null, moreAtLatest: null };
   }
   // Each version's codes together, versions in doc order; the first is the version's code, the others more.
   const offsets = new Uint32Array(size + 1);
@@ -109,19 +123,31 @@ async function readColumn(engine: QueryEngine, prefix: string, size: number, gro
   const byDoc = new Uint32Array(filled);
   for (let i = 0; i < filled; i++) byDoc[next[docs[i]!]!++] = codeOf(i);
   const first = new Uint32Array(size);
-  const moreDocs = new Uint32Array(filled - size);
-  const moreCodes = new Uint32Array(filled - size);
-  for (let doc = 0, m = 0; doc < size; doc++) {
+  const more = { docs: new Uint32Array(filled - size), codes: new Uint32Array(filled - size) };
+  let m = 0;
+  for (let doc = 0; doc < size; doc++) {
     if (offsets[doc] === offsets[doc + 1]) throw new Error(`version ${doc} of ${prefix}jobs has no ${groupBy} group`);
     first[doc] = byDoc[offsets[doc]!]!;
     for (let i = offsets[doc]! + 1; i < offsets[doc + 1]!; i++, m++) {
-      moreDocs[m] = doc;
-      moreCodes[m] = byDoc[i]!;
+      more.docs[m] = doc;
+      more.codes[m] = byDoc[i]!;
     }
   }
-  const shareable = shared(Uint32Array, moreDocs.length);
-  shareable.set(moreDocs);
-  return { names, codes: narrow(first, groups), more: { docs: shareable, codes: narrow(moreCodes, groups) } };
+  const latest = more.docs.filter((doc) => atLatest[doc] === 1).length;
+  const moreAtLatest = { docs: new Uint32Array(latest), codes: new Uint32Array(latest) };
+  for (let i = 0, l = 0; i < more.docs.length; i++)
+    if (atLatest[more.docs[i]!] === 1) {
+      moreAtLatest.docs[l] = more.docs[i]!;
+      moreAtLatest.codes[l++] = more.codes[i]!;
+    }
+  return { names, codes: narrow(first, groups), more: shareListed(more, groups), moreAtLatest: shareListed(moreAtLatest, groups) };
+}
+
+/** `docs` and `codes` in memory a worker thread shares, the codes as narrow as `groups` allows. */
+function shareListed({ docs, codes }: { docs: Uint32Array; codes: Uint32Array }, groups: number): Listed {
+  const shareable = shared(Uint32Array, docs.length);
+  shareable.set(docs);
+  return { docs: shareable, codes: narrow(codes, groups) };
 }
 
 /** A version's code while the names are still being read: no value. */

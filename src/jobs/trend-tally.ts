@@ -125,6 +125,7 @@ async function atPoint(
   at: number,
   counter: Counter,
 ): Promise<(code: number) => number> {
+  if (at === view.publications.length - 1) return atLatest(view, column, matching);
   const width = view.publications.length + 1;
   // A group's two cells: the versions that do not hold at `at`, then those that do.
   const task = {
@@ -139,6 +140,15 @@ async function atPoint(
     for (let i = 0; i < counts.length; i++) counts[i]! += others[i]!;
   }
   return (code) => counts[2 * code + 1]!;
+}
+
+/** atPoint at the latest publication: only the versions that hold there are read (a quarter of 30 days' versions). */
+function atLatest(view: TrendsView, column: GroupColumn, matching: Uint8Array): (code: number) => number {
+  const counts = new Int32Array(column.names.length);
+  const { codes, moreAtLatest } = column;
+  for (const doc of view.atLatest) counts[codes[doc]!]! += matching[doc]!;
+  if (moreAtLatest) for (let i = 0; i < moreAtLatest.docs.length; i++) counts[moreAtLatest.codes[i]!]! += matching[moreAtLatest.docs[i]!]!;
+  return (code) => counts[code]!;
 }
 
 /**

@@ -15,6 +15,8 @@ describe('the groups of the versions, read as codes', function () {
   let columns: Awaited<ReturnType<typeof readGroupColumns>>;
   // 70,000 versions: employers enough for codes of four bytes, a few with no employer.
   const SIZE = 70_000;
+  // The versions that hold at the latest publication: every other one.
+  const atLatest = Uint8Array.from({ length: SIZE }, (_, doc) => (doc % 2 === 0 ? 1 : 0));
 
   before(async () => {
     engine = await QueryEngine.open({ timeoutMs: 30_000 });
@@ -37,7 +39,7 @@ describe('the groups of the versions, read as codes', function () {
           [0]::INTEGER[] AS employment_codes, [-1, 0]::INTEGER[] AS class_codes
         FROM range(${SIZE}) t(doc)`);
     });
-    columns = await readGroupColumns(engine, 'g_', SIZE);
+    columns = await readGroupColumns(engine, 'g_', SIZE, atLatest);
   });
   after(() => engine.close());
 
@@ -69,6 +71,10 @@ describe('the groups of the versions, read as codes', function () {
     const skills = columns.get('skills')!;
     const as = (column: GroupColumn, doc: number) => new Set(groupsOf(column, doc));
     expect(skills.more).to.not.equal(null);
+    const latest = Array.from(skills.more!.docs.keys()).filter((i) => skills.more!.docs[i]! % 2 === 0);
+    expect(latest.length).to.be.above(0);
+    expect(Array.from(skills.moreAtLatest!.docs)).to.deep.equal(latest.map((i) => skills.more!.docs[i]));
+    expect(Array.from(skills.moreAtLatest!.codes)).to.deep.equal(latest.map((i) => skills.more!.codes[i]));
     expect([0, 1, SIZE - 1].map((doc) => groupsOf(skills, doc))).to.deep.equal([[null], ['sql'], [null]]);
     expect(as(skills, 2)).to.deep.equal(new Set(['python', 'sql']));
     const country = columns.get('country')!;

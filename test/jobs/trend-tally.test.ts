@@ -32,19 +32,30 @@ describe('the counting of a trend', () => {
     publications: Array.from({ length: POINTS }, (_, i) => `2026-11-0${i + 1}T06:00:00.000Z`),
     size: SIZE,
     span: sharedCopy(Uint16Array.from(first, (f, doc) => f * (POINTS + 1) + end[doc]!)),
+    atLatest: Uint32Array.from(end.flatMap((e, doc) => (e === POINTS ? [doc] : []))),
   } as TrendsView;
+  const atLatest = (listed: { docs: Uint32Array; codes: Uint8Array }) => {
+    const kept = Array.from(listed.docs.keys()).filter((i) => end[listed.docs[i]!] === POINTS);
+    return { docs: Uint32Array.from(kept, (i) => listed.docs[i]!), codes: Uint8Array.from(kept, (i) => listed.codes[i]!) };
+  };
   const matching = sharedCopy(Uint8Array.from({ length: SIZE }, () => (next(3) === 0 ? 0 : 1)));
   const one: GroupColumn = {
     names: [...Array.from({ length: 300 }, (_, i) => `g${i}`), null],
     codes: sharedCopy(Uint16Array.from({ length: SIZE }, () => next(301))),
     more: null,
+    moreAtLatest: null,
   };
   const several = Array.from({ length: SIZE }, () => [...new Set(Array.from({ length: next(4) }, () => next(40)))]);
   const others = several.flatMap((codes, doc) => codes.slice(1).map((code) => [doc, code] as const));
+  const more = {
+    docs: sharedCopy(Uint32Array.from(others, ([doc]) => doc)),
+    codes: sharedCopy(Uint8Array.from(others, ([, code]) => code)),
+  };
   const many: GroupColumn = {
     names: [...Array.from({ length: 40 }, (_, i) => `s${i}`), null],
     codes: sharedCopy(Uint8Array.from(several, (codes) => codes[0] ?? 40)),
-    more: { docs: sharedCopy(Uint32Array.from(others, ([doc]) => doc)), codes: sharedCopy(Uint8Array.from(others, ([, code]) => code)) },
+    more,
+    moreAtLatest: atLatest(more),
   };
   const holds = (doc: number, at: number) => matching[doc] === 1 && first[doc]! <= at && at < end[doc]!;
   const total = (at: number) => first.filter((_, doc) => holds(doc, at)).length;
@@ -80,12 +91,12 @@ describe('the counting of a trend', () => {
       ['one group a version', one, (doc: number) => [one.codes[doc]!]],
       ['several groups a version', many, (doc: number) => (several[doc]!.length ? several[doc]! : [40])],
     ] as const)
-      for (const [how, cells] of [
-        ['every group tracked', undefined],
-        ['the largest chosen by a first pass', 1],
+      for (const [how, cells, last] of [
+        ['every group tracked', undefined, POINTS - 1],
+        ['the largest at the latest publication chosen by a first pass', 1, POINTS - 1],
+        ['the largest at an earlier publication chosen by a first pass', 1, POINTS - 2],
       ] as const)
         it(`counts the largest groups at each point, ${name}, ${how}, ${by}`, async () => {
-          const last = POINTS - 1;
           const tally = await tallyGroups(view, column, matching, last, counter, cells);
           const shown = tally.largest(last);
           expect(shown.map((code) => [code, tally.count(code, last)])).to.deep.equal(top(groupCounts(groupsOf, last)));

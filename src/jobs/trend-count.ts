@@ -91,6 +91,8 @@ export class Counter {
   private async send(task: CountTask, from: number, to: number): Promise<Int32Array> {
     const worker = this.start();
     const id = this.next++;
+    // The worker keeps the process alive only while it counts.
+    if (this.pending.size === 0) worker.ref();
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       worker.postMessage({ id, task, from, to });
@@ -105,10 +107,10 @@ export class Counter {
           eval: true,
         })
       : new Worker(url);
-    worker.unref();
     worker.on('message', ({ id, counts }: { id: number; counts: Int32Array }) => {
       this.pending.get(id)?.resolve(counts);
       this.pending.delete(id);
+      if (this.pending.size === 0) worker.unref();
     });
     const fail = (error: Error) => {
       this.worker = null;
@@ -117,6 +119,8 @@ export class Counter {
     };
     worker.on('error', fail);
     worker.on('exit', () => fail(new Error('the trend worker thread exited')));
+    // After the listeners, which would hold the process again.
+    worker.unref();
     return (this.worker = worker);
   }
 }

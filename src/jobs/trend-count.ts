@@ -42,6 +42,13 @@ export function shared<T extends Codes | Int32Array>(of: new (buffer: SharedArra
   return new of(new SharedArrayBuffer(length * bytes));
 }
 
+/** A copy of `values` in memory a worker thread shares. */
+export function sharedCopy<T extends Codes>(values: T): T {
+  const copy = shared(values.constructor as new (buffer: SharedArrayBuffer) => T, values.length);
+  copy.set(values);
+  return copy;
+}
+
 const isShared = (array: ArrayBufferView | null) => array === null || array.buffer instanceof SharedArrayBuffer;
 
 /** Below this many entries a task is counted on the calling thread alone: a message costs more than half of it. */

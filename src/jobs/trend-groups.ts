@@ -6,7 +6,7 @@
 import type { DuckDBIntegerVector, DuckDBVarCharVector } from '@duckdb/node-api';
 import type { QueryEngine } from '../db/engine.js';
 import { GROUP_BY, GROUPS, listed, type GroupBy } from './groups.js';
-import { shared, type Codes } from './trend-count.js';
+import { shared, sharedCopy, type Codes } from './trend-count.js';
 
 /**
  * A group_by's groups of every version: version `doc` counts in group codes[doc] and, for a group of
@@ -145,9 +145,7 @@ async function readColumn(engine: QueryEngine, prefix: string, size: number, gro
 
 /** `docs` and `codes` in memory a worker thread shares, the codes as narrow as `groups` allows. */
 function shareListed({ docs, codes }: { docs: Uint32Array; codes: Uint32Array }, groups: number): Listed {
-  const shareable = shared(Uint32Array, docs.length);
-  shareable.set(docs);
-  return { docs: shareable, codes: narrow(codes, groups) };
+  return { docs: sharedCopy(docs), codes: narrow(codes, groups) };
 }
 
 /** A version's code while the names are still being read: no value. */

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Counter, shared, type Codes } from '../../src/jobs/trend-count.js';
+import { Counter, sharedCopy } from '../../src/jobs/trend-count.js';
 import type { GroupColumn } from '../../src/jobs/trend-groups.js';
 import { tallyGroups, tallySpans } from '../../src/jobs/trend-tally.js';
 import type { TrendsView } from '../../src/jobs/trends-view.js';
@@ -11,13 +11,6 @@ function numbers(seed: number): (below: number) => number {
     state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
     return Math.floor((state / 2 ** 31) * below);
   };
-}
-
-/** `values` in memory shared with a worker thread, as a server holds the versions' arrays. */
-function sharedCopy<T extends Codes>(values: T): T {
-  const copy = shared(values.constructor as new (buffer: SharedArrayBuffer) => T, values.length);
-  copy.set(values);
-  return copy;
 }
 
 describe('the counting of a trend', () => {

@@ -1,5 +1,5 @@
 // The one loop of a trend (src/jobs/trend-tally.ts): the marked versions counted into cells, each
-// version's cell its group's (cellOf of its code) plus its span's (spanCell). On millions of versions a
+// version's cell its group's (cellOf of its code, or its run's cell) plus its span's (spanCell). On millions of versions a
 // counter shares the loop with a worker thread (src/jobs/trend-count-worker.ts): the versions' arrays
 // live in shared memory (shared()), so each thread counts half of them and the counts are added up.
 
@@ -7,7 +7,11 @@ import { Worker } from 'node:worker_threads';
 
 export type Codes = Uint8Array | Uint16Array | Uint32Array;
 
-/** What to count: per marked version doc (or listed in `docs`), one in cellOf[codes[·]] + spanCell[span[doc]]. */
+/**
+ * What to count: per marked version doc (or listed in `docs`), one in cellOf[codes[·]] + spanCell[span[doc]];
+ * with `runs`, one in the run's cell + spanCell[span[doc]], or with `weights` too, weights[span[doc]] in
+ * the run's cell.
+ */
 export interface CountTask {
   cells: number;
   span: Uint16Array;
@@ -19,12 +23,39 @@ export interface CountTask {
   codes: Codes | null;
   /** The versions of `codes` when they are listed (a group's other codes), else codes[doc] is version doc's. */
   docs: Uint32Array | null;
+  /**
+   * With docs and no codes: the runs of docs counted, as triples (from, to, cell): docs[from] .. docs[to - 1]
+   * count from `cell` on (a group's versions, src/jobs/trend-groups.ts). A task's entries are then its runs.
+   */
+  runs: Uint32Array | null;
+  /**
+   * With runs: per span, 1 when a version of it counts, and each run counts in its one cell (spanCell is
+   * not read). A sum in a register: counting into one cell waits for each add before the next.
+   */
+  weights?: Uint8Array;
 }
 
-/** The count of task's entries from..to (versions, or listed codes when task.docs is set), added into `counts`. */
+/** The count of task's entries from..to (versions, listed codes when task.docs is set, or runs), added into `counts`. */
 export function countRange(task: CountTask, counts: Int32Array, from: number, to: number): void {
-  const { span, marked, spanCell, cellOf, codes, docs } = task;
-  if (docs && codes && cellOf)
+  const { span, marked, spanCell, cellOf, codes, docs, runs, weights } = task;
+  if (docs && runs && weights)
+    for (let run = 3 * from; run < 3 * to; run += 3) {
+      let n = 0;
+      for (let i = runs[run]!; i < runs[run + 1]!; i++) {
+        const doc = docs[i]!;
+        n += marked[doc]! & weights[span[doc]!]!;
+      }
+      counts[runs[run + 2]!]! += n;
+    }
+  else if (docs && runs)
+    for (let run = 3 * from; run < 3 * to; run += 3) {
+      const cell = runs[run + 2]!;
+      for (let i = runs[run]!; i < runs[run + 1]!; i++) {
+        const doc = docs[i]!;
+        counts[cell + spanCell[span[doc]!]!]! += marked[doc]!;
+      }
+    }
+  else if (docs && codes && cellOf)
     for (let i = from; i < to; i++) {
       const doc = docs[i]!;
       counts[cellOf[codes[i]!]! + spanCell[span[doc]!]!]! += marked[doc]!;
@@ -33,8 +64,40 @@ export function countRange(task: CountTask, counts: Int32Array, from: number, to
   else for (let doc = from; doc < to; doc++) counts[spanCell[span[doc]!]!]! += marked[doc]!;
 }
 
-/** The number of entries a task counts. */
-const entries = (task: CountTask) => (task.docs ? task.docs.length : task.marked.length);
+/** The number of entries a task counts: versions, listed codes, or runs. */
+const entries = (task: CountTask) => (task.runs ? task.runs.length / 3 : task.docs ? task.docs.length : task.marked.length);
+
+/** The number of versions a task reads. */
+function reads(task: CountTask): number {
+  const { runs } = task;
+  if (!runs) return entries(task);
+  let n = 0;
+  for (let run = 0; run < runs.length; run += 3) n += runs[run + 1]! - runs[run]!;
+  return n;
+}
+
+/**
+ * The task cut where half its versions are read: the task (its runs with the one across the middle cut
+ * in two) and the entry its second half starts at.
+ */
+function halves(task: CountTask, n: number): [CountTask, number] {
+  const { runs } = task;
+  if (!runs) return [task, n >> 1];
+  let left = n >> 1;
+  for (let run = 0; run < runs.length; run += 3) {
+    const length = runs[run + 1]! - runs[run]!;
+    if (left < length) {
+      const cut = new Uint32Array(runs.length + 3);
+      cut.set(runs.subarray(0, run + 3));
+      cut[run + 1] = runs[run]! + left;
+      cut.set([runs[run]! + left, runs[run + 1]!, runs[run + 2]!], run + 3);
+      cut.set(runs.subarray(run + 3), run + 6);
+      return [{ ...task, runs: cut }, run / 3 + 1];
+    }
+    left -= length;
+  }
+  return [task, entries(task)];
+}
 
 /** A typed array in memory a worker thread can read without a copy. */
 export function shared<T extends Codes | Int32Array>(of: new (buffer: SharedArrayBuffer) => T, length: number): T {
@@ -67,21 +130,22 @@ export class Counter {
 
   async count(task: CountTask): Promise<Int32Array> {
     const counts = new Int32Array(task.cells);
-    const n = entries(task);
+    const n = reads(task);
     const { span, marked, codes, docs } = task;
     if (n < this.sharedFrom || this.broken || ![span, marked, codes, docs].every(isShared)) {
-      countRange(task, counts, 0, n);
+      countRange(task, counts, 0, entries(task));
       return counts;
     }
-    const half = n >> 1;
-    // The small arrays (cellOf, spanCell) are copied into the message; the large ones are shared.
-    const theirs = this.send(task, half, n).catch(() => null);
-    countRange(task, counts, 0, half);
+    const [cut, half] = halves(task, n);
+    const end = entries(cut);
+    // The small arrays (cellOf, spanCell, runs, weights) are copied into the message; the large ones are shared.
+    const theirs = this.send(cut, half, end).catch(() => null);
+    countRange(cut, counts, 0, half);
     const other = await theirs;
     if (other === null) {
       // The worker is gone: count its half here, and every task from now on.
       this.broken = true;
-      countRange(task, counts, half, n);
+      countRange(cut, counts, half, end);
     } else {
       for (let i = 0; i < counts.length; i++) counts[i]! += other[i]!;
       this.sharedTasks++;

@@ -1,44 +1,115 @@
-// The groups of the versions, as numbers: per version, the codes of the groups of each group_by it counts
-// in, read from the versions' serving tables when they open. A trend with a group then adds up the spans
-// of the matching versions per code in one loop, as a trend without one does, instead of grouping
-// millions of rows in SQL for each request (docs/adr/0012-trends.md).
+// The groups of the versions, as numbers: for each group_by, the codes of the groups each version counts
+// in (or, for many groups, the versions of each group), read from the versions' serving tables when they
+// open. A trend with a group then adds up the spans of the matching versions per group in one loop, as a
+// trend without one does, instead of grouping millions of rows in SQL for each request
+// (docs/adr/0012-trends.md).
 
 import type { DuckDBIntegerVector, DuckDBVarCharVector } from '@duckdb/node-api';
 import type { QueryEngine } from '../db/engine.js';
 import { GROUP_BY, GROUPS, listed, type GroupBy } from './groups.js';
-import { shared, sharedCopy, type Codes } from './trend-count.js';
+import { shared, sharedCopy } from './trend-count.js';
 
 /**
- * A group_by's groups of every version: version `doc` counts in group codes[doc] and, for a group of
- * several values a version, in group more.codes[i] for each i where more.docs[i] is `doc` (in doc order).
- * Most versions have one value (a state, a metro area): they need nothing more.
+ * A group_by's groups of every version. A column of few groups (work arrangement, states, metro areas)
+ * lists each version's codes, and a trend counts every group in one pass over them; one of many (employers,
+ * skills) lists each group's versions, and a trend counts only the 25 groups it shows (src/jobs/trend-tally.ts).
  */
-export interface GroupColumn {
+export type GroupColumn = CodedColumn | MembersColumn;
+
+interface Named {
   /**
    * The group of each code: the values in DuckDB's order (as count's ORDER BY value sorts them), then
    * null, the group of versions with no value. Comparing codes compares values as count does.
    */
   names: (string | null)[];
-  /** In as few bytes as the number of groups allows, as more.codes. */
-  codes: Codes;
+}
+
+/**
+ * At most CODED_UP_TO groups: version `doc` counts in group codes[doc] and, for a group of several values a
+ * version, in group more.codes[i] for each i where more.docs[i] is `doc` (in doc order). Most versions have
+ * one value (a state, a metro area): they need nothing more.
+ */
+export interface CodedColumn extends Named {
+  codes: Uint8Array;
   /** The versions' other groups; null for a group of one value a version. */
   more: Listed | null;
-  /** Of `more`, those of the versions that hold at the latest publication (a trend's first pass reads them). */
-  moreAtLatest: Listed | null;
 }
 
 /** Groups listed with their versions: version docs[i] counts in group codes[i]. */
 export interface Listed {
   docs: Uint32Array;
-  codes: Codes;
+  codes: Uint8Array;
 }
 
-/** `values` (group codes below `groups`) in the narrowest array that holds them, in memory a worker thread shares. */
-function narrow(values: Uint32Array, groups: number): Codes {
-  const n = values.length;
-  const into: Codes = groups <= 0xff ? shared(Uint8Array, n) : groups <= 0xffff ? shared(Uint16Array, n) : shared(Uint32Array, n);
-  into.set(values);
-  return into;
+/** More groups: each group's versions. */
+export interface MembersColumn extends Named {
+  members: Members;
+}
+
+/**
+ * Group g's versions are docs[start[g]] .. docs[start[g + 1] - 1]: first those that hold at the latest
+ * publication (up to latestEnd[g]), then the others, each part in doc order.
+ */
+export interface Members {
+  docs: Uint32Array;
+  start: Uint32Array;
+  latestEnd: Uint32Array;
+  /** The groups, those with the most versions at the latest publication first. */
+  largestFirst: Uint32Array;
+}
+
+/** The most groups a column codes (one byte a version); a column of more lists each group's versions. */
+export const CODED_UP_TO = 256;
+
+/**
+ * Each version's codes, as a query reads them: version doc's are byDoc[offsets[doc]] ..
+ * byDoc[offsets[doc + 1] - 1], or byDoc[doc] alone when offsets is null.
+ */
+export interface VersionCodes {
+  size: number;
+  offsets: Uint32Array | null;
+  byDoc: Uint32Array;
+}
+
+/** Calls `visit` with each version's codes, versions in doc order. */
+function eachCode({ size, offsets, byDoc }: VersionCodes, visit: (doc: number, code: number) => void): void {
+  if (offsets === null) for (let doc = 0; doc < size; doc++) visit(doc, byDoc[doc]!);
+  else for (let doc = 0; doc < size; doc++) for (let i = offsets[doc]!; i < offsets[doc + 1]!; i++) visit(doc, byDoc[i]!);
+}
+
+/** The coded column of `names` (at most CODED_UP_TO) from each version's codes, in memory a worker thread shares. */
+export function codedColumn(names: (string | null)[], versions: VersionCodes): CodedColumn {
+  if (names.length > CODED_UP_TO) throw new Error(`${names.length} groups are too many to code in a byte`);
+  const { size, offsets, byDoc } = versions;
+  if (offsets === null) return { names, codes: sharedCopy(Uint8Array.from(byDoc)), more: null };
+  const codes = shared(Uint8Array, size);
+  const more = { docs: shared(Uint32Array, byDoc.length - size), codes: shared(Uint8Array, byDoc.length - size) };
+  for (let doc = 0, m = 0; doc < size; doc++) {
+    codes[doc] = byDoc[offsets[doc]!]!;
+    for (let i = offsets[doc]! + 1; i < offsets[doc + 1]!; i++, m++) {
+      more.docs[m] = doc;
+      more.codes[m] = byDoc[i]!;
+    }
+  }
+  return { names, codes, more };
+}
+
+/** The members column of `names` from each version's codes; `holds`: per version, 1 when it holds at the latest publication. */
+export function membersColumn(names: (string | null)[], versions: VersionCodes, holds: Uint8Array): MembersColumn {
+  const groups = names.length;
+  const start = new Uint32Array(groups + 1);
+  const atLatest = new Uint32Array(groups);
+  eachCode(versions, (doc, code) => {
+    start[code + 1]! += 1;
+    atLatest[code]! += holds[doc]!;
+  });
+  for (let code = 0; code < groups; code++) start[code + 1]! += start[code]!;
+  const latestEnd = Uint32Array.from(atLatest, (n, code) => start[code]! + n);
+  const docs = shared(Uint32Array, start[groups]!);
+  const [latest, others] = [start.slice(0, groups), latestEnd.slice()];
+  eachCode(versions, (doc, code) => (docs[holds[doc] === 1 ? latest[code]!++ : others[code]!++] = doc));
+  const largestFirst = Uint32Array.from(names, (_, code) => code).sort((x, y) => atLatest[y]! - atLatest[x]! || x - y);
+  return { names, members: { docs, start, latestEnd, largestFirst } };
 }
 
 /** The rows (doc, value) of each version's values of a group (none: one row, null), as count groups them. */
@@ -63,19 +134,23 @@ function rowsOf(groupBy: GroupBy, p: string): string {
 }
 
 /**
- * The column of every group_by over the versions `${prefix}jobs` (`size` of them): about 36 bytes a version
- * for all of them (83 MB at 2.34 million versions, so about 210 MB at the 5.9 million of 30 days of a
- * million jobs), skills the most (35 MB: several a version), work_arrangement the least (one byte a version).
+ * The column of every group_by over the versions `${prefix}jobs` (`size` of them): one byte a version for
+ * a coded column of one value a version, four a version for a members column of one (employer), and more
+ * for several a version (skills: about 3.2 a version).
  */
 export async function readGroupColumns(
   engine: QueryEngine,
   prefix: string,
   size: number,
   /** Per version, 1 when it holds at the latest publication. */
-  atLatest: Uint8Array,
+  holds: Uint8Array,
+  codedUpTo = CODED_UP_TO,
 ): Promise<Map<GroupBy, GroupColumn>> {
   const columns = new Map<GroupBy, GroupColumn>();
-  for (const groupBy of GROUP_BY) columns.set(groupBy, await readColumn(engine, prefix, size, groupBy, atLatest));
+  for (const groupBy of GROUP_BY) {
+    const { names, versions } = await readCodes(engine, prefix, size, groupBy);
+    columns.set(groupBy, names.length <= codedUpTo ? codedColumn(names, versions) : membersColumn(names, versions, holds));
+  }
   return columns;
 }
 
@@ -84,7 +159,12 @@ export async function readGroupColumns(
  * names (doc -1) with their codes, numbered in the values' order, and each version's codes (-1 when it
  * has no value: the null group, which takes the code after the names'), placed by their doc here.
  */
-async function readColumn(engine: QueryEngine, prefix: string, size: number, groupBy: GroupBy, atLatest: Uint8Array): Promise<GroupColumn> {
+async function readCodes(
+  engine: QueryEngine,
+  prefix: string,
+  size: number,
+  groupBy: GroupBy,
+): Promise<{ names: (string | null)[]; versions: VersionCodes }> {
   const sql = `WITH v AS MATERIALIZED (${valuesOf(groupBy, prefix)}),
     n AS MATERIALIZED (SELECT value, (row_number() OVER (ORDER BY value) - 1)::INTEGER AS code FROM (SELECT DISTINCT value FROM v WHERE value IS NOT NULL))
     SELECT -1 AS doc, code, value FROM n
@@ -107,45 +187,24 @@ async function readColumn(engine: QueryEngine, prefix: string, size: number, gro
   const names: (string | null)[] = new Array<string | null>(named.length);
   for (const [code, value] of named) names[code] = value;
   names.push(null);
-  const groups = names.length;
-  const codeOf = (i: number) => (codes[i] === NONE ? groups - 1 : codes[i]!);
+  const codeOf = (i: number) => (codes[i] === NONE ? names.length - 1 : codes[i]!);
   if (GROUPS[groupBy].shape === 'one') {
     if (filled !== size) throw new Error(`the ${groupBy} groups of ${prefix}jobs are not one a version`);
     const byDoc = new Uint32Array(size);
     for (let i = 0; i < filled; i++) byDoc[docs[i]!] = codeOf(i);
-    return { names, codes: narrow(byDoc, groups), more: null, moreAtLatest: null };
+    return { names, versions: { size, offsets: null, byDoc } };
   }
-  // Each version's codes together, versions in doc order; the first is the version's code, the others more.
+  // Each version's codes together, versions in doc order.
   const offsets = new Uint32Array(size + 1);
   for (let i = 0; i < filled; i++) offsets[docs[i]! + 1]! += 1;
-  for (let doc = 0; doc < size; doc++) offsets[doc + 1]! += offsets[doc]!;
+  for (let doc = 0; doc < size; doc++) {
+    if (offsets[doc + 1] === 0) throw new Error(`version ${doc} of ${prefix}jobs has no ${groupBy} group`);
+    offsets[doc + 1]! += offsets[doc]!;
+  }
   const next = offsets.slice(0, size);
   const byDoc = new Uint32Array(filled);
   for (let i = 0; i < filled; i++) byDoc[next[docs[i]!]!++] = codeOf(i);
-  const first = new Uint32Array(size);
-  const more = { docs: new Uint32Array(filled - size), codes: new Uint32Array(filled - size) };
-  let m = 0;
-  for (let doc = 0; doc < size; doc++) {
-    if (offsets[doc] === offsets[doc + 1]) throw new Error(`version ${doc} of ${prefix}jobs has no ${groupBy} group`);
-    first[doc] = byDoc[offsets[doc]!]!;
-    for (let i = offsets[doc]! + 1; i < offsets[doc + 1]!; i++, m++) {
-      more.docs[m] = doc;
-      more.codes[m] = byDoc[i]!;
-    }
-  }
-  const latest = more.docs.filter((doc) => atLatest[doc] === 1).length;
-  const moreAtLatest = { docs: new Uint32Array(latest), codes: new Uint32Array(latest) };
-  for (let i = 0, l = 0; i < more.docs.length; i++)
-    if (atLatest[more.docs[i]!] === 1) {
-      moreAtLatest.docs[l] = more.docs[i]!;
-      moreAtLatest.codes[l++] = more.codes[i]!;
-    }
-  return { names, codes: narrow(first, groups), more: shareListed(more, groups), moreAtLatest: shareListed(moreAtLatest, groups) };
-}
-
-/** `docs` and `codes` in memory a worker thread shares, the codes as narrow as `groups` allows. */
-function shareListed({ docs, codes }: { docs: Uint32Array; codes: Uint32Array }, groups: number): Listed {
-  return { docs: sharedCopy(docs), codes: narrow(codes, groups) };
+  return { names, versions: { size, offsets, byDoc } };
 }
 
 /** A version's code while the names are still being read: no value. */

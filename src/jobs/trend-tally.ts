@@ -4,7 +4,7 @@
 // its count at its first point and takes it away at its end, and the running sums are the counts.
 
 import type { Counter } from './trend-count.js';
-import type { GroupColumn } from './trend-groups.js';
+import type { CodedColumn, GroupColumn, Members, MembersColumn } from './trend-groups.js';
 import type { TrendsView } from './trends-view.js';
 
 /** The count at every point of the view (and at its end), in total and of each tracked group. */
@@ -54,101 +54,173 @@ export class Tally {
   }
 }
 
-/**
- * Above this many cells of counts (8 MB), a first pass chooses the 25 groups to track. Measured on 5.8
- * million versions over 30 publications: the 1,101 skills (4 MB) took 180-195 ms tracked together and
- * 280-320 ms with a first pass; company_id's 41,807 groups on day 9 (16 MB) took 81 ms together, 35 with it.
- */
-const TRACK_CELLS = 1 << 21;
-
 /** The total at every point of the view, of the `matching` versions. */
 export async function tallySpans(view: TrendsView, matching: Uint8Array, counter: Counter): Promise<Tally> {
   const tally = new Tally(view.publications.length);
-  const { width } = tally;
-  const counts = await counter.count({ ...versions(view, matching), cells: width * width, spanCell: eachSpan(width) });
-  tally.addSpans(counts, 0, tally.totals, 0);
+  await countTotals(tally, view, matching, counter);
   tally.finish();
   return tally;
 }
 
+/** Adds the changes of the total at each point, of the `matching` versions, into `tally`. */
+async function countTotals(tally: Tally, view: TrendsView, matching: Uint8Array, counter: Counter): Promise<void> {
+  const { width } = tally;
+  const counts = await counter.count({ ...versions(view, matching), cells: width * width, spanCell: eachSpan(width) });
+  tally.addSpans(counts, 0, tally.totals, 0);
+}
+
 /** A task over every version of the view: no group yet. */
-const versions = (view: TrendsView, marked: Uint8Array) => ({ span: view.span, marked, cellOf: null, codes: null, docs: null });
+const versions = (view: TrendsView, marked: Uint8Array) => ({
+  span: view.span,
+  marked,
+  cellOf: null,
+  codes: null,
+  docs: null,
+  runs: null,
+});
 
 /** Each span its own cell. */
 const eachSpan = (width: number) => Int32Array.from({ length: width * width }, (_, span) => span);
 
 /**
- * The total and the tracked groups of the `matching` versions. Each tracked group's versions are counted
- * per span in a row of its own, and the groups not tracked in one more row: one pass over the versions'
- * codes without a branch, then one over the other codes of versions with several (src/jobs/trend-groups.ts).
- * Tens of thousands of groups (employers) would each take a row: past TRACK_CELLS, a first pass counts
- * every group at the last point only, and the largest are tracked.
+ * The total and the groups of the `matching` versions: of a coded column, every group; of a members
+ * column, the 25 largest at point `last` (the ones a trend shows; none when `last` is null).
  */
-export async function tallyGroups(
+export function tallyGroups(
   view: TrendsView,
   column: GroupColumn,
   matching: Uint8Array,
   last: number | null,
   counter: Counter,
-  trackCells = TRACK_CELLS,
 ): Promise<Tally> {
+  return 'members' in column ? tallyMembers(view, column, matching, last, counter) : tallyCoded(view, column, matching, counter);
+}
+
+/**
+ * Each group's versions counted per span in a row of its own: one pass over the versions' codes without a
+ * branch (their rows sum to the total), then one over the other codes of versions with several.
+ */
+async function tallyCoded(view: TrendsView, column: CodedColumn, matching: Uint8Array, counter: Counter): Promise<Tally> {
   const width = view.publications.length + 1;
   const spans = width * width;
-  const all = Array.from(column.names, (_, code) => code);
-  const tracked =
-    last === null ? [] : (all.length + 1) * spans <= trackCells ? all : largest(all, await atPoint(view, column, matching, last, counter));
-  const tally = new Tally(view.publications.length, tracked, column.names);
-  const { rowOf, series, totals } = tally;
+  const tally = new Tally(
+    view.publications.length,
+    Array.from(column.names, (_, code) => code),
+    column.names,
+  );
+  const groups = column.names.length;
   const task = {
     ...versions(view, matching),
-    cells: (tracked.length + 1) * spans,
+    cells: groups * spans,
     spanCell: eachSpan(width),
-    cellOf: Int32Array.from(rowOf, (row) => (row < 0 ? tracked.length : row) * spans),
+    cellOf: Int32Array.from(column.names, (_, code) => code * spans),
   };
   const counts = await counter.count({ ...task, codes: column.codes });
-  // Each version is once in the rows so far: their sum is the total.
-  for (let row = 0; row <= tracked.length; row++) tally.addSpans(counts, row * spans, totals, 0);
+  for (let row = 0; row < groups; row++) tally.addSpans(counts, row * spans, tally.totals, 0);
   if (column.more) {
     const others = await counter.count({ ...task, codes: column.more.codes, docs: column.more.docs });
     for (let i = 0; i < counts.length; i++) counts[i]! += others[i]!;
   }
-  for (let row = 0; row < tracked.length; row++) tally.addSpans(counts, row * spans, series, row * width);
+  for (let row = 0; row < groups; row++) tally.addSpans(counts, row * spans, tally.series, row * width);
   tally.finish();
   return tally;
 }
 
-/** Each group's count at point `at`: of the matching versions that hold there. */
+/**
+ * Thousands of groups (employers, skills) would each take a row: a first pass counts every group at point
+ * `last`, then the 25 largest groups' versions are counted per span, each group's in a row, and the total
+ * in one pass over the versions.
+ */
+async function tallyMembers(
+  view: TrendsView,
+  column: MembersColumn,
+  matching: Uint8Array,
+  last: number | null,
+  counter: Counter,
+): Promise<Tally> {
+  const width = view.publications.length + 1;
+  const spans = width * width;
+  const { docs, start } = column.members;
+  const all = Array.from(column.names, (_, code) => code);
+  const tracked = last === null ? [] : largest(all, await atPoint(view, column.members, matching, last, counter));
+  const tally = new Tally(view.publications.length, tracked, column.names);
+  await countTotals(tally, view, matching, counter);
+  if (tracked.length > 0) {
+    const runs = Uint32Array.from(tracked.flatMap((code, row) => [start[code]!, start[code + 1]!, row * spans]));
+    const task = { ...versions(view, matching), docs, runs, cells: tracked.length * spans, spanCell: eachSpan(width) };
+    const counts = await counter.count(task);
+    for (let row = 0; row < tracked.length; row++) tally.addSpans(counts, row * spans, tally.series, row * width);
+  }
+  tally.finish();
+  return tally;
+}
+
+/**
+ * Each group's count at point `at` that can be among the 25 largest there (0 for the others): of its
+ * matching versions that hold there. At the latest publication, only the versions that hold there are
+ * read (about a quarter of 30 days' versions), and the groups are counted largest first (by their
+ * versions there), in batches that double, until the next has fewer versions than the 25th count so far:
+ * neither it nor any after it can pass that. Few batches when the filters keep most versions. At an
+ * earlier point, after the first batch, every group of at least that many versions is counted.
+ */
 async function atPoint(
   view: TrendsView,
-  column: GroupColumn,
+  members: Members,
   matching: Uint8Array,
   at: number,
   counter: Counter,
 ): Promise<(code: number) => number> {
-  if (at === view.publications.length - 1) return atLatest(view, column, matching);
   const width = view.publications.length + 1;
-  // A group's two cells: the versions that do not hold at `at`, then those that do.
-  const task = {
-    ...versions(view, matching),
-    cells: 2 * column.names.length,
-    spanCell: Int32Array.from({ length: width * width }, (_, span) => (Math.floor(span / width) <= at && span % width > at ? 1 : 0)),
-    cellOf: Int32Array.from(column.names, (_, code) => 2 * code),
+  const { start, latestEnd, largestFirst } = members;
+  const groups = latestEnd.length;
+  const latest = at === view.publications.length - 1;
+  const ends = latest ? latestEnd : start.subarray(1);
+  const weights = Uint8Array.from({ length: width * width }, (_, span) => (Math.floor(span / width) <= at && span % width > at ? 1 : 0));
+  const counts = new Int32Array(groups);
+  const counted = new Uint8Array(groups);
+  const top = new TopCounts(25);
+  const count = async (codes: Uint32Array) => {
+    const runs = new Uint32Array(3 * codes.length);
+    for (let i = 0; i < codes.length; i++) {
+      runs[3 * i] = start[codes[i]!]!;
+      runs[3 * i + 1] = ends[codes[i]!]!;
+      runs[3 * i + 2] = i;
+    }
+    const task = { ...versions(view, matching), docs: members.docs, runs, cells: codes.length, spanCell: new Int32Array(0), weights };
+    const found = await counter.count(task);
+    codes.forEach((code, i) => {
+      counts[code] = found[i]!;
+      counted[code] = 1;
+      top.add(found[i]!);
+    });
   };
-  const counts = await counter.count({ ...task, codes: column.codes });
-  if (column.more) {
-    const others = await counter.count({ ...task, codes: column.more.codes, docs: column.more.docs });
-    for (let i = 0; i < counts.length; i++) counts[i]! += others[i]!;
+  for (let from = 0, size = 25; from < groups; from += size, size *= 2) {
+    await count(largestFirst.subarray(from, from + size));
+    const next = largestFirst[from + size];
+    if (!latest || next === undefined || ends[next]! - start[next]! < top.least()) break;
   }
-  return (code) => counts[2 * code + 1]!;
+  const others: number[] = [];
+  for (let code = 0; code < groups; code++) if (counted[code] === 0 && ends[code]! - start[code]! >= top.least()) others.push(code);
+  if (others.length > 0) await count(Uint32Array.from(others));
+  return (code) => counts[code]!;
 }
 
-/** atPoint at the latest publication: only the versions that hold there are read (a quarter of 30 days' versions). */
-function atLatest(view: TrendsView, column: GroupColumn, matching: Uint8Array): (code: number) => number {
-  const counts = new Int32Array(column.names.length);
-  const { codes, moreAtLatest } = column;
-  for (const doc of view.atLatest) counts[codes[doc]!]! += matching[doc]!;
-  if (moreAtLatest) for (let i = 0; i < moreAtLatest.docs.length; i++) counts[moreAtLatest.codes[i]!]! += matching[moreAtLatest.docs[i]!]!;
-  return (code) => counts[code]!;
+/** The largest counts seen, up to `size` of them. */
+class TopCounts {
+  private readonly counts: number[] = [];
+  constructor(private readonly size: number) {}
+  add(count: number): void {
+    const { counts, size } = this;
+    if (counts.length === size && count <= counts[size - 1]!) return;
+    let at = counts.length;
+    while (at > 0 && count > counts[at - 1]!) at--;
+    counts.splice(at, 0, count);
+    if (counts.length > size) counts.pop();
+  }
+  /** The least count a group must have to be among the largest `size` (1 while fewer were seen). */
+  least(): number {
+    return this.counts.length < this.size ? 1 : Math.max(1, this.counts[this.size - 1]!);
+  }
 }
 
 /**

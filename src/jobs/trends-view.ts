@@ -38,8 +38,6 @@ export interface TrendsView {
    * it holds at and `end` the first it no longer does (publications.length: it still holds).
    */
   span: Uint16Array;
-  /** The versions that hold at the latest publication, in order: one a job of it. */
-  atLatest: Uint32Array;
   /** The text indexes of the versions whose text is their own (no longer their job's). */
   own: { title: InvertedIndex; description: InvertedIndex };
   /**
@@ -98,8 +96,6 @@ export async function openTrends(
   const own = await buildIndexes(ownTextsSql(versions), folder, rows.length - ownFrom, () => undefined);
   // The versions that hold at the latest publication: end is publications.length.
   const holds = Uint8Array.from(span, (s) => (s % (publications.length + 1) === publications.length ? 1 : 0));
-  const atLatest = new Uint32Array(holds.reduce((n, h) => n + h, 0));
-  for (let doc = 0, i = 0; doc < holds.length; doc++) if (holds[doc] === 1) atLatest[i++] = doc;
   const groups = await readGroupColumns(engine, prefix, rows.length, holds);
   return {
     prefix,
@@ -107,7 +103,6 @@ export async function openTrends(
     publications,
     size: rows.length,
     span,
-    atLatest,
     own: { title: own.title, description: own.description },
     textRuns,
     ownFrom,

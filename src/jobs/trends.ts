@@ -1,8 +1,9 @@
 // GET /v1/jobs/trends (docs/adr/0012-trends.md): for each day or ISO week of a range, the count GET
 // /v1/jobs/count would have answered at the last publication of that interval, exact, from the versions
-// the publication carries (src/jobs/trends-view.ts). One pass over the matching versions (two for a group
-// of thousands of values): each adds one from the first publication it holds at to the last, as +1 and -1
-// at its ends summed in order, to the total and to the groups it counts in (src/jobs/trend-tally.ts).
+// the publication carries (src/jobs/trends-view.ts). One pass over the matching versions (for a group of
+// hundreds of values or more, a first over those at one publication, then the largest groups' versions):
+// each adds one from the first publication it holds at to the last, as +1 and -1 at its ends summed in
+// order, to the total and to the groups it counts in (src/jobs/trend-tally.ts).
 
 import { ApiError, invalidRequest } from '../errors.js';
 import type { QueryEngine } from '../db/engine.js';

@@ -2,8 +2,12 @@ import { expect } from 'chai';
 import { QueryEngine } from '../../src/db/engine.js';
 import { readGroupColumns, type GroupColumn } from '../../src/jobs/trend-groups.js';
 
-/** The groups version `doc` counts in, by name. */
+/** The groups version `doc` counts in, by name: its codes, or the groups listing it. */
 function groupsOf(column: GroupColumn, doc: number): (string | null)[] {
+  if ('members' in column) {
+    const { docs, start } = column.members;
+    return column.names.filter((_, code) => docs.subarray(start[code], start[code + 1]).includes(doc));
+  }
   const { codes, more, names } = column;
   const others = more === null ? [] : Array.from(more.codes.filter((_, i) => more.docs[i] === doc));
   return [codes[doc]!, ...others].map((code) => names[code]!);
@@ -13,6 +17,8 @@ describe('the groups of the versions, read as codes', function () {
   this.timeout(60_000);
   let engine: QueryEngine;
   let columns: Awaited<ReturnType<typeof readGroupColumns>>;
+  // The same, every column of more than one group listed by group.
+  let listed: typeof columns;
   // 70,000 versions: employers enough for codes of four bytes, a few with no employer.
   const SIZE = 70_000;
   // The versions that hold at the latest publication: every other one.
@@ -40,22 +46,36 @@ describe('the groups of the versions, read as codes', function () {
         FROM range(${SIZE}) t(doc)`);
     });
     columns = await readGroupColumns(engine, 'g_', SIZE, atLatest);
+    listed = await readGroupColumns(engine, 'g_', SIZE, atLatest, 1);
   });
   after(() => engine.close());
 
-  it('gives a group of one value a version a code each, in four bytes past 65,535 groups, null last', () => {
+  it('lists the versions of each group past 256 groups (or when asked), those at the latest publication first, null last', () => {
     const employer = columns.get('employer')!;
-    expect(employer.more).to.equal(null);
-    expect(employer.codes).to.be.instanceOf(Uint32Array);
+    if (!('members' in employer)) throw new Error('employer is not listed by group');
     expect(employer.names.length).to.equal(SIZE - SIZE / 1000 + 1);
     expect(employer.names.at(-1)).to.equal(null);
     expect(employer.names.slice(0, -1)).to.deep.equal([...employer.names.slice(0, -1)].sort());
     for (const doc of [0, 1, 999, 1000, 1001, SIZE - 1])
       expect(groupsOf(employer, doc), `doc ${doc}`).to.deep.equal([doc % 1000 === 0 ? null : `e${String(doc).padStart(6, '0')}`]);
+    // Listed by group, skills' "sql": the versions at the latest publication (the even ones) first, each part in order.
+    const skills = listed.get('skills')!;
+    if (!('members' in skills)) throw new Error('skills are not listed by group');
+    const { docs, start, latestEnd } = skills.members;
+    const sql = skills.names.indexOf('sql');
+    const versions = Array.from(docs.subarray(start[sql], start[sql + 1]));
+    const having = Array.from({ length: SIZE }, (_, doc) => doc).filter((doc) => doc % 3 !== 0);
+    expect(versions).to.deep.equal([...having.filter((doc) => doc % 2 === 0), ...having.filter((doc) => doc % 2 === 1)]);
+    expect(latestEnd[sql]! - start[sql]!).to.equal(having.filter((doc) => doc % 2 === 0).length);
+  });
+
+  it('codes a group of few values in one byte a version, null last', () => {
+    const company = columns.get('company_id')!;
+    expect('codes' in company && company.codes).to.be.instanceOf(Uint8Array);
+    expect([0, 1, 7].map((doc) => groupsOf(company, doc))).to.deep.equal([['c0'], ['c1'], ['c0']]);
   });
 
   it('names coded and derived values as count does', () => {
-    expect(columns.get('company_id')!.codes).to.be.instanceOf(Uint8Array);
     expect([0, 1, 2, 3].map((doc) => groupsOf(columns.get('work_arrangement')!, doc))).to.deep.equal([
       [null],
       ['remote'],
@@ -67,21 +87,19 @@ describe('the groups of the versions, read as codes', function () {
     expect(groupsOf(columns.get('pay_band')!, 5)).to.deep.equal([null]);
   });
 
-  it('puts a version with several values in each group, and one with none in the null group', () => {
-    const skills = columns.get('skills')!;
-    const as = (column: GroupColumn, doc: number) => new Set(groupsOf(column, doc));
-    expect(skills.more).to.not.equal(null);
-    const latest = Array.from(skills.more!.docs.keys()).filter((i) => skills.more!.docs[i]! % 2 === 0);
-    expect(latest.length).to.be.above(0);
-    expect(Array.from(skills.moreAtLatest!.docs)).to.deep.equal(latest.map((i) => skills.more!.docs[i]));
-    expect(Array.from(skills.moreAtLatest!.codes)).to.deep.equal(latest.map((i) => skills.more!.codes[i]));
-    expect([0, 1, SIZE - 1].map((doc) => groupsOf(skills, doc))).to.deep.equal([[null], ['sql'], [null]]);
-    expect(as(skills, 2)).to.deep.equal(new Set(['python', 'sql']));
-    const country = columns.get('country')!;
-    expect([0, 1].map((doc) => groupsOf(country, doc))).to.deep.equal([[null], ['US']]);
-    expect(as(country, 2)).to.deep.equal(new Set(['CA', 'US']));
-    expect(as(columns.get('source_class')!, 7)).to.deep.equal(new Set(['ats', null]));
-    expect(groupsOf(columns.get('state')!, 7)).to.deep.equal([null]);
-    expect(groupsOf(columns.get('msa')!, 7)).to.deep.equal(['12420']);
-  });
+  for (const how of ['coded', 'listed by group'])
+    it(`puts a version with several values in each group, and one with none in the null group, ${how}`, () => {
+      const read = how === 'coded' ? columns : listed;
+      const skills = read.get('skills')!;
+      expect('members' in skills).to.equal(how !== 'coded');
+      const as = (column: GroupColumn, doc: number) => new Set(groupsOf(column, doc));
+      expect([0, 1, SIZE - 1].map((doc) => groupsOf(skills, doc))).to.deep.equal([[null], ['sql'], [null]]);
+      expect(as(skills, 2)).to.deep.equal(new Set(['python', 'sql']));
+      const country = read.get('country')!;
+      expect([0, 1].map((doc) => groupsOf(country, doc))).to.deep.equal([[null], ['US']]);
+      expect(as(country, 2)).to.deep.equal(new Set(['CA', 'US']));
+      expect(as(read.get('source_class')!, 7)).to.deep.equal(new Set(['ats', null]));
+      expect(groupsOf(read.get('state')!, 7)).to.deep.equal([null]);
+      expect(groupsOf(read.get('msa')!, 7)).to.deep.equal(['12420']);
+    });
 });

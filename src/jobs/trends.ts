@@ -12,6 +12,7 @@ import { filterCondition } from './filter-sql.js';
 import type { JobFilters } from './filters.js';
 import type { GroupBy } from './groups.js';
 import { textDocs } from './service.js';
+import type { DocList } from '../search/doc-lists.js';
 import type { JobsSnapshot } from './snapshot.js';
 import { Counter, shared } from './trend-count.js';
 import { tallyGroups, tallySpans, type Tally } from './trend-tally.js';
@@ -175,7 +176,24 @@ function withText(s: JobsSnapshot, view: TrendsView, f: JobFilters, marked: Uint
   if (inLatest === null) return null;
   const { textRuns, ownFrom } = view;
   const out = shared(Uint8Array, view.size);
-  for (const doc of inLatest) for (let version = textRuns[doc]!; version < textRuns[doc + 1]!; version++) out[version] = marked[version]!;
-  for (const place of textDocs(view.own, f)!) out[ownFrom + place] = marked[ownFrom + place]!;
+  copyVersions(inLatest, (doc) => textRuns[doc]!, marked, out);
+  copyVersions(textDocs(view.own, f)!, (place) => ownFrom + place, marked, out);
   return out;
+}
+
+/**
+ * Copies `marked` into `out` at the versions of `docs` (in order), those of document d being first(d) ..
+ * first(d + 1) - 1: one range for each run of consecutive documents (a common word's matches are a few
+ * long runs), copied at once when long.
+ */
+export function copyVersions(docs: DocList, first: (doc: number) => number, marked: Uint8Array, out: Uint8Array): void {
+  for (let i = 0; i < docs.length;) {
+    let j = i + 1;
+    while (j < docs.length && docs[j] === docs[j - 1]! + 1) j++;
+    const from = first(docs[i]!);
+    const to = first(docs[j - 1]! + 1);
+    if (to - from > 256) out.set(marked.subarray(from, to), from);
+    else for (let version = from; version < to; version++) out[version] = marked[version]!;
+    i = j;
+  }
 }

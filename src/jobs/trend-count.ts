@@ -29,16 +29,23 @@ export interface CountTask {
    */
   runs: Uint32Array | null;
   /**
-   * With runs: per span, 1 when a version of it counts, and each run counts in its one cell (spanCell is
-   * not read). A sum in a register: counting into one cell waits for each add before the next.
+   * With runs: per span, 1 when a version of it counts (or 'every': every version does, and no span is
+   * read), and each run counts in its one cell (spanCell is not read). A sum in a register: counting into
+   * one cell waits for each add before the next.
    */
-  weights?: Uint8Array;
+  weights?: Uint8Array | 'every';
 }
 
 /** The count of task's entries from..to (versions, listed codes when task.docs is set, or runs), added into `counts`. */
 export function countRange(task: CountTask, counts: Int32Array, from: number, to: number): void {
   const { span, marked, spanCell, cellOf, codes, docs, runs, weights } = task;
-  if (docs && runs && weights)
+  if (docs && runs && weights === 'every')
+    for (let run = 3 * from; run < 3 * to; run += 3) {
+      let n = 0;
+      for (let i = runs[run]!; i < runs[run + 1]!; i++) n += marked[docs[i]!]!;
+      counts[runs[run + 2]!]! += n;
+    }
+  else if (docs && runs && weights instanceof Uint8Array)
     for (let run = 3 * from; run < 3 * to; run += 3) {
       let n = 0;
       for (let i = runs[run]!; i < runs[run + 1]!; i++) {

@@ -175,7 +175,10 @@ async function atPoint(
   const groups = latestEnd.length;
   const latest = at === view.publications.length - 1;
   const ends = latest ? latestEnd : start.subarray(1);
-  const weights = Uint8Array.from({ length: width * width }, (_, span) => (Math.floor(span / width) <= at && span % width > at ? 1 : 0));
+  // At the latest publication, its versions are read alone: every one holds there.
+  const weights: Uint8Array | 'every' = latest
+    ? 'every'
+    : Uint8Array.from({ length: width * width }, (_, span) => (Math.floor(span / width) <= at && span % width > at ? 1 : 0));
   const counts = new Int32Array(groups);
   const counted = new Uint8Array(groups);
   const top = new TopCounts(25);

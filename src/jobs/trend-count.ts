@@ -1,7 +1,8 @@
 // The one loop of a trend (src/jobs/trend-tally.ts): the marked versions counted into cells, each
-// version's cell its group's (cellOf of its code, or its run's cell) plus its span's (spanCell). On millions of versions a
-// counter shares the loop with a worker thread (src/jobs/trend-count-worker.ts): the versions' arrays
-// live in shared memory (shared()), so each thread counts half of them and the counts are added up.
+// version's cell its group's (cellOf of its code, or its run's cell) plus its span's (spanCell). On
+// millions of versions a counter shares the loop with a worker thread (src/jobs/trend-count-worker.ts):
+// the versions' arrays live in shared memory (shared()), so each thread counts half of them and the
+// counts are added up.
 
 import { Worker } from 'node:worker_threads';
 

@@ -127,9 +127,9 @@ async function tallyCoded(view: TrendsView, column: CodedColumn, matching: Uint8
 }
 
 /**
- * Thousands of groups (employers, skills) would each take a row: a first pass counts every group at point
- * `last`, then the 25 largest groups' versions are counted per span, each group's in a row, and the total
- * in one pass over the versions.
+ * Thousands of groups (employers, skills) would each take a row: a first pass finds the 25 largest at
+ * point `last` (atPoint), then only their versions are counted per span, each group's in a row, and the
+ * total in one pass over the versions.
  */
 async function tallyMembers(
   view: TrendsView,

@@ -71,10 +71,25 @@ SELECT h.key AS title, arg_max({soc_code: h.soc_code, title: h.soc_title}, ((h.i
 FROM lexicon_hits h JOIN (SELECT title, len(string_split(title_core(title), ' ')) AS core FROM titles_to_classify) c ON c.title = h.key
 GROUP BY h.key;
 
+-- name: job_texts
+-- $out: a folder of the work directory. The description each job will show (its text_prio 1
+-- posting's), written in the parts the jobs are built in, so that building a part joins its own jobs'
+-- texts only. Joined to every description in play instead, each part held all of them in one hash
+-- table: on day 14 of the 30-day million-job corpus that ran out of memory.
+COPY (
+  SELECT jp.part, jp.job_id, t.posting_id, t.description
+  FROM job_postings jp JOIN texts t USING (posting_id)
+  WHERE jp.text_prio = 1
+) TO $out (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (part));
+
+-- name: empty_texts
+-- $file: the texts file of a part none of whose jobs has a description.
+COPY (SELECT NULL::VARCHAR AS job_id, NULL::VARCHAR AS posting_id, NULL::VARCHAR AS description LIMIT 0) TO $file (FORMAT parquet);
+
 -- name: untitled_texts
--- $dir: the state folder just written. The text of each job whose title names no occupation the lexicon
--- knows ("Team Member", "Associate II"): the description the job will show (text_prio 1), keyed by its
--- posting, for text_occupations.
+-- $dir: the state folder just written; $texts: the jobs' texts (job_texts). The text of each job whose
+-- title names no occupation the lexicon knows ("Team Member", "Associate II"): the description the
+-- job will show, keyed by its posting, for text_occupations.
 CREATE OR REPLACE TABLE texts_to_classify AS
 WITH untitled AS (
   SELECT jp.job_id
@@ -83,8 +98,8 @@ WITH untitled AS (
   WHERE jp.prio = 1 AND o.title IS NULL
 )
 SELECT t.posting_id AS key, t.description AS text
-FROM job_postings jp SEMI JOIN untitled USING (job_id) JOIN texts t USING (posting_id)
-WHERE jp.text_prio = 1 AND t.description IS NOT NULL;
+FROM read_parquet($texts || '/*/*.parquet', hive_partitioning = false) t SEMI JOIN untitled USING (job_id)
+WHERE t.description IS NOT NULL;
 
 -- name: text_tokens
 -- The words of every text of texts_to_classify (key, text), for lexicon_hits.
@@ -129,7 +144,7 @@ CREATE OR REPLACE MACRO skills_in(txt) AS CASE WHEN txt IS NOT NULL THEN list_so
   list_transform(regexp_extract_all(txt, getvariable('skill_as_spelt'), 0), m -> skill_word(m))))) END;
 
 -- name: job_part
--- $dir: the state folder just written; $part: which part; $watermark: this publication's data
+-- $dir: the state folder just written; $texts: the jobs' texts (job_texts); $part: which part; $watermark: this publication's data
 -- cut-off. A job is not_current when every posting is no longer listed or a posting's latest
 -- application check found it closed; current when a completed read of its source listed it within
 -- 31 days; uncertain otherwise. Stale: current for more than 60 days since first seen.
@@ -201,7 +216,7 @@ SELECT h.job_id, h.currentness, h.stale, h.company_id, h.employer_name, h.title,
        h.postings, h.content_hash, h.reposts, h.days_open, h.last_verified_at, h.listed_by_employer
 FROM hashed h
 LEFT JOIN prev_job_times pj USING (job_id)
-LEFT JOIN texts t ON t.posting_id = h.text_posting;
+LEFT JOIN read_parquet($texts || '/part=' || $part || '/*.parquet', hive_partitioning = false) t ON t.posting_id = h.text_posting;
 
 -- name: write_part
 -- $out: this part's file in the snapshot being written.

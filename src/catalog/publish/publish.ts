@@ -203,7 +203,7 @@ async function buildCatalog(run: Run): Promise<Built> {
     await writeState(duck, stateTmp, parts);
     await uploadFiles(run, stores.data, `pipeline/${watermark}/`, stateTmp);
     progress.step('jobs', `${parts} part${parts > 1 ? 's' : ''}`);
-    await buildJobs(duck, watermark, stateTmp, snapshotTmp, parts);
+    await buildJobs(duck, watermark, { state: stateTmp, snapshot: snapshotTmp, work: workDir }, parts);
     await uploadFiles(run, mirror.store, `catalog/${watermark}/`, snapshotTmp);
     progress.step('events');
     const clock = options.clock ?? (() => new Date());

@@ -53,6 +53,8 @@ const JOBS = namedScripts('publish/jobs.sql', [
   'title_tokens',
   'lexicon_hits',
   'title_occupations',
+  'job_texts',
+  'empty_texts',
   'untitled_texts',
   'text_tokens',
   'text_occupations',
@@ -180,18 +182,25 @@ export function jobParts(postings: number, memoryLimit: string): number {
 export const jobsFile = (snapshotDir: string, part: number, parts: number) =>
   join(snapshotDir, parts === 1 ? 'jobs.parquet' : `jobs-${String(part).padStart(2, '0')}-of-${String(parts).padStart(2, '0')}.parquet`);
 
+/**
+ * Gives each part of `folder` (written with PARTITION_BY part) that got no rows an empty file written by
+ * `script` (with $file), so that every part reads the same way.
+ */
+async function fillEmptyParts(duck: Duck, folder: string, parts: number, script: readonly string[]): Promise<void> {
+  for (let part = 0; part < parts; part++) {
+    const dir = join(folder, `part=${part}`);
+    if (existsSync(dir)) continue;
+    await mkdir(dir, { recursive: true });
+    await runScript(duck, script, { file: join(dir, 'empty.parquet') });
+  }
+}
+
 /** Ranks postings within jobs, then writes the publisher's state in the parts the jobs are built from. */
 export async function writeState(duck: Duck, stateTmp: string, parts: number): Promise<void> {
   await mkdir(stateTmp, { recursive: true });
   await runScript(duck, JOBS.job_postings, { parts });
   await runScript(duck, WRITE.write_state, { dir: stateTmp });
-  for (let part = 0; part < parts; part++) {
-    // A part with no postings still gets an (empty) file, so that every part reads the same way.
-    const folder = join(stateTmp, 'postings', `part=${part}`);
-    if (existsSync(folder)) continue;
-    await mkdir(folder, { recursive: true });
-    await runScript(duck, WRITE.empty_part, { file: join(folder, 'empty.parquet') });
-  }
+  await fillEmptyParts(duck, join(stateTmp, 'postings'), parts, WRITE.empty_part);
   await runScript(duck, WRITE.drop_postings);
 }
 
@@ -236,18 +245,29 @@ export async function readSkills(duck: Duck): Promise<void> {
   await runScript(duck, JOBS.skill_reader);
 }
 
-/** Builds the jobs part by part, writing each part's file into the snapshot being written. */
-export async function buildJobs(duck: Duck, watermark: string, stateTmp: string, snapshotTmp: string, parts: number): Promise<void> {
-  await mkdir(snapshotTmp, { recursive: true });
-  await runScript(duck, JOBS.state_titles, { dir: stateTmp });
+/**
+ * Builds the jobs part by part, writing each part's file into the snapshot being written. The text each
+ * job shows is written first in the same parts (`workDir`/job-texts), so a part reads only its own.
+ */
+export async function buildJobs(
+  duck: Duck,
+  watermark: string,
+  dirs: { state: string; snapshot: string; work: string },
+  parts: number,
+): Promise<void> {
+  await mkdir(dirs.snapshot, { recursive: true });
+  const texts = join(dirs.work, 'job-texts');
+  await runScript(duck, JOBS.job_texts, { out: texts });
+  await fillEmptyParts(duck, texts, parts, JOBS.empty_texts);
+  await runScript(duck, JOBS.state_titles, { dir: dirs.state });
   await classifyTitles(duck);
   // A job whose title names no occupation the lexicon knows takes the one its description names.
-  await runScript(duck, JOBS.untitled_texts, { dir: stateTmp });
+  await runScript(duck, JOBS.untitled_texts, { dir: dirs.state, texts });
   await classifyTexts(duck);
   await readSkills(duck);
   for (let part = 0; part < parts; part++) {
-    await runScript(duck, JOBS.job_part, { dir: stateTmp, part, watermark });
-    await runScript(duck, JOBS.write_part, { out: jobsFile(snapshotTmp, part + 1, parts) });
+    await runScript(duck, JOBS.job_part, { dir: dirs.state, texts, part, watermark });
+    await runScript(duck, JOBS.write_part, { out: jobsFile(dirs.snapshot, part + 1, parts) });
   }
 }
 

@@ -51,7 +51,7 @@ function rssGib(pid: number): number {
 const catalog = values.run === undefined ? await benchCatalog(jobs, Number(values.seed), Number(values.days)) : reused(values.run);
 const p = catalog.publish;
 console.log(
-  `corpus   ${jobs.toLocaleString('en-US')} jobs${catalog.generate_s === null ? ' (reused)' : `, generated in ${catalog.generate_s.toFixed(1)} s`}`,
+  `corpus   ${jobs.toLocaleString('en-US')} jobs${catalog.generate_s === null ? ' (reused)' : `, generated${Number(values.days) > 1 ? ' and published' : ''} in ${catalog.generate_s.toFixed(1)} s`}`,
 );
 console.log(
   `publish  ${p.postings.toLocaleString('en-US')} postings → ${p.jobs.toLocaleString('en-US')} jobs in ${p.duration_s} s, peak memory ${p.peak_rss_gib} GiB`,

@@ -9,6 +9,11 @@ export const publishCommand: Command = {
   options: [
     { name: 'input', value: 'DIR/day-K', required: true, help: 'a day folder of a delivery (see docs/corpus.md)' },
     { name: 'memory-limit', value: 'size', help: 'DuckDB memory before spilling to disk (default 4GB)' },
+    {
+      name: 'skip-serving-files',
+      boolean: true,
+      help: 'publish without the job documents, text indexes and change feed: each server builds them into its cache as it opens the publication',
+    },
     JSON_OPTION,
   ],
   settings: ['snapshotsDir', 'dataDir', 'objectStore'],
@@ -20,6 +25,7 @@ export const publishCommand: Command = {
       dataDir: config.dataDir,
       objectStore: config.objectStore,
       ...(typeof options['memory-limit'] === 'string' ? { memoryLimit: options['memory-limit'] } : {}),
+      ...(options['skip-serving-files'] === true ? { servingFiles: false } : {}),
     });
     print(json, summary, () => {
       const c = summary.counts;

@@ -136,6 +136,32 @@ describe('the corpus generator', function () {
     expect(sha256(join(other, 'day-001/reads.jsonl'))).not.to.equal(sha256(join(corpus, 'day-001/reads.jsonl')));
   });
 
+  it('with overlap, hands each day to afterDay while the next is generated, in order and one at a time, and fails as afterDay fails', async () => {
+    const dir = join(root, 'overlapped');
+    const seen: string[] = [];
+    let running = 0;
+    await generateCorpus(options, dir, {
+      workers: 0,
+      overlap: true,
+      afterDay: async (day, path) => {
+        expect(++running).to.equal(1);
+        seen.push(`${day.day}:${sha256(join(path, 'reads.jsonl')) === sha256(join(corpus, day.path, 'reads.jsonl'))}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        running--;
+      },
+    });
+    expect(seen).to.deep.equal(['1:true', '2:true', '3:true', '4:true', '5:true', '6:true']);
+    const failing = generateCorpus({ ...options, days: 3 }, join(root, 'failing'), {
+      workers: 0,
+      force: true,
+      overlap: true,
+      afterDay: (day) => (day.day === 2 ? Promise.reject(new Error('day 2 failed')) : Promise.resolve()),
+    });
+    let failure: unknown;
+    await failing.catch((error: unknown) => (failure = error));
+    expect((failure as Error).message).to.equal('day 2 failed');
+  });
+
   it('refuses a folder that is not empty unless forced, then replaces it', async () => {
     const dir = join(root, 'taken');
     mkdirSync(dir);

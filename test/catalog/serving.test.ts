@@ -20,7 +20,7 @@ describe('serving publications', function () {
   });
   after(() => app.close());
 
-  async function publishDay(day: number, release?: string, spec: Partial<TestDay> = {}): Promise<void> {
+  async function publishDay(day: number, release?: string, spec: Partial<TestDay> = {}, servingFiles = true): Promise<void> {
     const root = join(app.config.dataDir, '..', 'delivery');
     const dir = await writeDay(root, day, {
       postings: [{ source: 'greenhouse', board: 'northwind', id: '1', opening: 'A' }],
@@ -34,7 +34,14 @@ describe('serving publications', function () {
         : {}),
       ...spec,
     });
-    await publish({ input: dir, snapshotsDir: app.config.snapshotsDir, dataDir: app.config.dataDir, quiet: true, memoryLimit: '1GB' });
+    await publish({
+      input: dir,
+      snapshotsDir: app.config.snapshotsDir,
+      dataDir: app.config.dataDir,
+      quiet: true,
+      memoryLimit: '1GB',
+      servingFiles,
+    });
   }
 
   async function healthWithin(ms: number, done: (h: Health) => boolean): Promise<Health> {
@@ -148,6 +155,23 @@ describe('serving publications', function () {
     expect(older).to.not.include('trends');
     expect(await readdir(join(catalog, cutoffOf(3)))).to.include.members(['serving', 'trends', 'feed']);
     expect(await readdir(join(catalog, cutoffOf(2)))).to.include('feed');
+  });
+
+  it('serves a publication published without serving files (publish --skip-serving-files), building them into its cache', async () => {
+    app.service.watcher.stop();
+    const posting = { source: 'greenhouse', board: 'northwind', id: '7', opening: 'C7', title: 'Night Dispatcher', company: null };
+    await publishDay(6, undefined, { postings: [posting] }, false);
+    const dir = join(app.config.snapshotsDir, 'catalog', cutoffOf(6));
+    expect((JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { serving_files: boolean }).serving_files).to.equal(false);
+    expect(await readdir(dir)).to.not.include.members(['serving', 'feed']);
+    await app.service.watcher.check();
+    expect((await app.api.get<Health>('/healthz')).body.catalog.watermark).to.equal(cutoffOf(6));
+    expect(await readdir(join(app.config.dataDir, 'serving', cutoffOf(6)))).to.include.members(['documents.jsonl', 'title.index']);
+    expect(await readdir(join(app.config.dataDir, 'feed', cutoffOf(6)))).to.include('events.jsonl');
+    const { key } = await app.account();
+    const jobs = await app.api.get<{ data: { title: string }[] }>('/v1/jobs?title=night', { key });
+    expect(jobs.status).to.equal(200);
+    expect(jobs.body.data.map((j) => j.title)).to.deep.equal(['Night Dispatcher']);
   });
 });
 

@@ -52,6 +52,11 @@ export interface CorpusRun {
    * its folder, so a long corpus needs the disk of one day (bench/catalog.ts). Same bytes either way.
    */
   afterDay?: (day: DaySummary, dir: string) => Promise<void>;
+  /**
+   * afterDay runs while the next day is generated (one at a time, in day order), rather than before it:
+   * the disk of two days, and the two overlap on the cores. Same bytes either way.
+   */
+  overlap?: boolean;
 }
 
 /** Refuses a non-empty folder unless `force`, which empties it first. */
@@ -87,13 +92,19 @@ export async function generateCorpus(options: GenerateOptions, outDir: string, r
       run.onProgress?.({ day: p.day, postings: done.postings + p.postings, bytes: done.bytes + p.bytes, elapsedMs: now - began });
     };
     const perDay: DaySummary[] = [];
+    let after: Promise<void> = Promise.resolve();
     for (let day = 1; day <= options.days; day += 1) {
       const input = { runner, boards, calendar, end: firstIndex[day + 1]!, batchSize: 1500, inFlight: 6 };
       const summary = await writeDay(input, day, out, tick);
       perDay.push(summary);
-      await run.afterDay?.(summary, join(out, summary.path));
+      await after;
+      after = run.afterDay?.(summary, join(out, summary.path)) ?? Promise.resolve();
+      // A failure is thrown where it is awaited: before the next day's afterDay, or after the last day.
+      after.catch(() => undefined);
+      if (!run.overlap) await after;
       done = { postings: done.postings + summary.postings, bytes: done.bytes + summary.bytes };
     }
+    await after;
     const [companies, registered] = ((await runner.run({ kind: 'stats' })) as string[]).map(Number) as [number, number];
     const manifest = {
       format: 'jps-delivery/1',

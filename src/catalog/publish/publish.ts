@@ -54,6 +54,12 @@ export interface PublishOptions {
   quiet?: boolean;
   /** DuckDB memory limit before it spills to disk. */
   memoryLimit?: string;
+  /**
+   * False: the publication goes out without its serving files (job documents, text indexes, change feed),
+   * and each server builds them into its cache as it opens it, as for publications made before serving
+   * files. Default true.
+   */
+  servingFiles?: boolean;
   /** DuckDB threads: by default one to merge a small delivery and write its serving files (catalogThreads), two for the rest. */
   threads?: number;
   clock?: () => Date;
@@ -230,7 +236,7 @@ async function buildCatalog(run: Run): Promise<Built> {
       counts: counts.counts,
       events: { first_seq: previous?.events.last_seq ?? 0, last_seq: counts.lastSeq },
       files: {},
-      serving_files: true,
+      serving_files: options.servingFiles !== false,
     };
     return { manifest, threads, snapshotTmp, stateTmp, release };
   } finally {
@@ -238,17 +244,18 @@ async function buildCatalog(run: Run): Promise<Built> {
   }
 }
 
-/** The serving files (job documents, text indexes, change feed) beside the snapshot, and every upload finished. */
+/** The serving files (job documents, text indexes, change feed) beside the snapshot unless left to servers; every upload finished. */
 async function buildServing(run: Run, { manifest, threads, snapshotTmp, stateTmp }: Built): Promise<void> {
   const { progress, watermark, workDir, stores, mirror, uploads } = run;
-  progress.step('serving files', 'job documents, text indexes, change feed');
+  if (manifest.serving_files) progress.step('serving files', 'job documents, text indexes, change feed');
   await writeAtomically(join(snapshotTmp, 'manifest.json'), JSON.stringify(manifest));
   await rename(textsFile(workDir), join(stateTmp, 'texts.parquet'));
   if (mirror.remote) uploads.add(stores.data, `pipeline/${watermark}/texts.parquet`, join(stateTmp, 'texts.parquet'));
   await uploadFiles(run, mirror.store, `catalog/${watermark}/`, snapshotTmp);
-  await buildServingFiles(snapshotTmp, manifest, threads, (name) => {
-    if (mirror.remote) uploads.add(mirror.store, `catalog/${watermark}/${name}`, join(snapshotTmp, ...name.split('/')));
-  });
+  if (manifest.serving_files)
+    await buildServingFiles(snapshotTmp, manifest, threads, (name) => {
+      if (mirror.remote) uploads.add(mirror.store, `catalog/${watermark}/${name}`, join(snapshotTmp, ...name.split('/')));
+    });
   if (mirror.remote) {
     progress.step('upload', `waiting for the uploads of ${uploads.size} files to ${stores.publications.location}`);
     await uploads.done();

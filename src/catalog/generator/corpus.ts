@@ -48,13 +48,14 @@ export interface CorpusRun {
   onProgress?: (p: Progress) => void;
   progressEveryMs?: number;
   /**
-   * Called with each day once it is written, before the next is: a caller may publish the day and remove
-   * its folder, so a long corpus needs the disk of one day (bench/catalog.ts). Same bytes either way.
+   * Called with each day once it is written, before the next is (meanwhile, with overlap): a caller may
+   * publish the day and remove its folder, so a long corpus needs the disk of one day (two with overlap;
+   * bench/catalog.ts).
    */
   afterDay?: (day: DaySummary, dir: string) => Promise<void>;
   /**
-   * afterDay runs while the next day is generated (one at a time, in day order), rather than before it:
-   * the disk of two days, and the two overlap on the cores. Same bytes either way.
+   * afterDay runs while the next day is generated (one at a time, in day order), rather than before it,
+   * the two sharing the cores. Same bytes either way.
    */
   overlap?: boolean;
 }

@@ -1,5 +1,6 @@
-// The one loop of a trend (src/jobs/trend-tally.ts): the marked versions counted into cells, each
-// version's cell its group's (cellOf of its code, or its run's cell) plus its span's (spanCell). On
+// The loops of a trend (src/jobs/trend-tally.ts): the marked versions counted into cells, each version's
+// cell its group's row plus its span. Each shape of task has a loop of its own, over arrays of one type
+// each, which V8 keeps fast: one loop for every shape read its arrays two to three times slower. On
 // millions of versions a counter shares the loop with a worker thread (src/jobs/trend-count-worker.ts):
 // the versions' arrays live in shared memory (shared()), so each thread counts half of them and the
 // counts are added up.
@@ -8,77 +9,121 @@ import { Worker } from 'node:worker_threads';
 
 export type Codes = Uint8Array | Uint16Array | Uint32Array;
 
-/**
- * What to count: per marked version doc (or listed in `docs`), one in cellOf[codes[·]] + spanCell[span[doc]];
- * with `runs`, one in the run's cell + spanCell[span[doc]], or with `weights` too, weights[span[doc]] in
- * the run's cell.
- */
-export interface CountTask {
+/** What to count: the `marked` versions into `cells` counts, in one of four loops. */
+export type CountTask = SpansTask | CodedTask | ListedTask | RunsTask;
+
+interface OfVersions {
   cells: number;
+  /** Per version, its span (TrendsView.span). */
   span: Uint16Array;
   marked: Uint8Array;
-  /** Per span, its cell within a group's row (or 0/1: whether it holds at a point). */
-  spanCell: Int32Array;
-  /** Per code, where its row starts; with codes null, every version counts in row 0. */
-  cellOf: Int32Array | null;
-  codes: Codes | null;
-  /** The versions of `codes` when they are listed (a group's other codes), else codes[doc] is version doc's. */
-  docs: Uint32Array | null;
-  /**
-   * With docs and no codes: the runs of docs counted, as triples (from, to, cell): docs[from] .. docs[to - 1]
-   * count from `cell` on (a group's versions, src/jobs/trend-groups.ts). A task's entries are then its runs.
-   */
-  runs: Uint32Array | null;
-  /**
-   * With runs: per span, 1 when a version of it counts (or 'every': every version does, and no span is
-   * read), and each run counts in its one cell (spanCell is not read). A sum in a register: counting into
-   * one cell waits for each add before the next.
-   */
-  weights?: Uint8Array | 'every';
 }
 
-/** The count of task's entries from..to (versions, listed codes when task.docs is set, or runs), added into `counts`. */
+/** Each marked version, one in cell span[doc]. Its entries are the versions. */
+export interface SpansTask extends OfVersions {
+  kind: 'spans';
+}
+
+/** Each marked version, one in cell codes[doc] × stride + span[doc]. Its entries are the versions. */
+export interface CodedTask extends OfVersions {
+  kind: 'coded';
+  codes: Uint8Array;
+  stride: number;
+}
+
+/** Each listed pair of a marked version docs[i] and its code codes[i], one in codes[i] × stride + span[docs[i]]. */
+export interface ListedTask extends OfVersions {
+  kind: 'listed';
+  docs: Uint32Array;
+  codes: Uint8Array;
+  stride: number;
+}
+
+/**
+ * Runs of a group's versions (src/jobs/trend-groups.ts: Members), as triples (from, to, cell): the marked of
+ * docs[from] .. docs[to - 1], whose spans are spans[from] .. spans[to - 1] (in order of span), count from
+ * `cell` on. Its entries are the runs. Without weights, a version counts in cell + its span; with weights,
+ * in `cell` alone, each version weights[its span] (or 'every': each one, and no span is read). Versions of
+ * one span are summed in a register: adding into one cell in memory waits for each add before the next.
+ */
+export interface RunsTask {
+  kind: 'runs';
+  cells: number;
+  marked: Uint8Array;
+  docs: Uint32Array;
+  spans: Uint16Array;
+  runs: Uint32Array;
+  weights: Uint8Array | 'every' | null;
+}
+
+/** The count of task's entries from..to, added into `counts`. */
 export function countRange(task: CountTask, counts: Int32Array, from: number, to: number): void {
-  const { span, marked, spanCell, cellOf, codes, docs, runs, weights } = task;
-  if (docs && runs && weights === 'every')
-    for (let run = 3 * from; run < 3 * to; run += 3) {
-      let n = 0;
-      for (let i = runs[run]!; i < runs[run + 1]!; i++) n += marked[docs[i]!]!;
-      counts[runs[run + 2]!]! += n;
-    }
-  else if (docs && runs && weights instanceof Uint8Array)
-    for (let run = 3 * from; run < 3 * to; run += 3) {
-      let n = 0;
-      for (let i = runs[run]!; i < runs[run + 1]!; i++) {
-        const doc = docs[i]!;
-        n += marked[doc]! & weights[span[doc]!]!;
-      }
-      counts[runs[run + 2]!]! += n;
-    }
-  else if (docs && runs)
-    for (let run = 3 * from; run < 3 * to; run += 3) {
-      const cell = runs[run + 2]!;
-      for (let i = runs[run]!; i < runs[run + 1]!; i++) {
-        const doc = docs[i]!;
-        counts[cell + spanCell[span[doc]!]!]! += marked[doc]!;
-      }
-    }
-  else if (docs && codes && cellOf)
-    for (let i = from; i < to; i++) {
-      const doc = docs[i]!;
-      counts[cellOf[codes[i]!]! + spanCell[span[doc]!]!]! += marked[doc]!;
-    }
-  else if (codes && cellOf) for (let doc = from; doc < to; doc++) counts[cellOf[codes[doc]!]! + spanCell[span[doc]!]!]! += marked[doc]!;
-  else for (let doc = from; doc < to; doc++) counts[spanCell[span[doc]!]!]! += marked[doc]!;
+  switch (task.kind) {
+    case 'spans':
+      return countSpans(task, counts, from, to);
+    case 'coded':
+      return countCoded(task, counts, from, to);
+    case 'listed':
+      return countListed(task, counts, from, to);
+    case 'runs':
+      if (task.weights === null) return countRuns(task, counts, from, to);
+      if (task.weights === 'every') return countRunsAll(task, counts, from, to);
+      return countRunsWeighted(task, task.weights, counts, from, to);
+  }
 }
 
-/** The number of entries a task counts: versions, listed codes, or runs. */
-const entries = (task: CountTask) => (task.runs ? task.runs.length / 3 : task.docs ? task.docs.length : task.marked.length);
+function countSpans({ span, marked }: SpansTask, counts: Int32Array, from: number, to: number): void {
+  for (let doc = from; doc < to; doc++) counts[span[doc]!]! += marked[doc]!;
+}
+
+function countCoded({ span, marked, codes, stride }: CodedTask, counts: Int32Array, from: number, to: number): void {
+  for (let doc = from; doc < to; doc++) counts[codes[doc]! * stride + span[doc]!]! += marked[doc]!;
+}
+
+function countListed({ span, marked, docs, codes, stride }: ListedTask, counts: Int32Array, from: number, to: number): void {
+  for (let i = from; i < to; i++) {
+    const doc = docs[i]!;
+    counts[codes[i]! * stride + span[doc]!]! += marked[doc]!;
+  }
+}
+
+function countRuns({ marked, docs, spans, runs }: RunsTask, counts: Int32Array, from: number, to: number): void {
+  for (let run = 3 * from; run < 3 * to; run += 3) {
+    const [end, cell] = [runs[run + 1]!, runs[run + 2]!];
+    for (let i = runs[run]!; i < end;) {
+      const span = spans[i]!;
+      let n = 0;
+      for (; i < end && spans[i] === span; i++) n += marked[docs[i]!]!;
+      counts[cell + span]! += n;
+    }
+  }
+}
+
+function countRunsAll({ marked, docs, runs }: RunsTask, counts: Int32Array, from: number, to: number): void {
+  for (let run = 3 * from; run < 3 * to; run += 3) {
+    let n = 0;
+    for (let i = runs[run]!; i < runs[run + 1]!; i++) n += marked[docs[i]!]!;
+    counts[runs[run + 2]!]! += n;
+  }
+}
+
+function countRunsWeighted(task: RunsTask, weights: Uint8Array, counts: Int32Array, from: number, to: number): void {
+  const { marked, docs, spans, runs } = task;
+  for (let run = 3 * from; run < 3 * to; run += 3) {
+    let n = 0;
+    for (let i = runs[run]!; i < runs[run + 1]!; i++) n += marked[docs[i]!]! & weights[spans[i]!]!;
+    counts[runs[run + 2]!]! += n;
+  }
+}
+
+/** The number of entries a task counts: versions, listed pairs (ListedTask's entries), or runs. */
+const entries = (task: CountTask) =>
+  task.kind === 'runs' ? task.runs.length / 3 : task.kind === 'listed' ? task.docs.length : task.marked.length;
 
 /** The number of versions a task reads. */
 function reads(task: CountTask): number {
+  if (task.kind !== 'runs') return entries(task);
   const { runs } = task;
-  if (!runs) return entries(task);
   let n = 0;
   for (let run = 0; run < runs.length; run += 3) n += runs[run + 1]! - runs[run]!;
   return n;
@@ -89,8 +134,8 @@ function reads(task: CountTask): number {
  * in two) and the entry its second half starts at.
  */
 function halves(task: CountTask, n: number): [CountTask, number] {
+  if (task.kind !== 'runs') return [task, n >> 1];
   const { runs } = task;
-  if (!runs) return [task, n >> 1];
   let left = n >> 1;
   for (let run = 0; run < runs.length; run += 3) {
     const length = runs[run + 1]! - runs[run]!;
@@ -120,7 +165,13 @@ export function sharedCopy<T extends Codes>(values: T): T {
   return copy;
 }
 
-const isShared = (array: ArrayBufferView | null) => array === null || array.buffer instanceof SharedArrayBuffer;
+/** Whether a worker thread reads the task's large arrays without a copy. */
+function isShared(task: CountTask): boolean {
+  const large: ArrayBufferView[] = task.kind === 'runs' ? [task.marked, task.docs, task.spans] : [task.span, task.marked];
+  if (task.kind === 'coded' || task.kind === 'listed') large.push(task.codes);
+  if (task.kind === 'listed') large.push(task.docs);
+  return large.every((array) => array.buffer instanceof SharedArrayBuffer);
+}
 
 /** Below this many entries a task is counted on the calling thread alone: a message costs more than half of it. */
 const SHARED_FROM = 500_000;
@@ -139,14 +190,13 @@ export class Counter {
   async count(task: CountTask): Promise<Int32Array> {
     const counts = new Int32Array(task.cells);
     const n = reads(task);
-    const { span, marked, codes, docs } = task;
-    if (n < this.sharedFrom || this.broken || ![span, marked, codes, docs].every(isShared)) {
+    if (n < this.sharedFrom || this.broken || !isShared(task)) {
       countRange(task, counts, 0, entries(task));
       return counts;
     }
     const [cut, half] = halves(task, n);
     const end = entries(cut);
-    // The small arrays (cellOf, spanCell, runs, weights) are copied into the message; the large ones are shared.
+    // The small arrays (runs, weights) are copied into the message; the large ones are shared.
     const theirs = this.send(cut, half, end).catch(() => null);
     countRange(cut, counts, 0, half);
     const other = await theirs;

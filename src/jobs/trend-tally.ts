@@ -65,22 +65,9 @@ export async function tallySpans(view: TrendsView, matching: Uint8Array, counter
 /** Adds the changes of the total at each point, of the `matching` versions, into `tally`. */
 async function countTotals(tally: Tally, view: TrendsView, matching: Uint8Array, counter: Counter): Promise<void> {
   const { width } = tally;
-  const counts = await counter.count({ ...versions(view, matching), cells: width * width, spanCell: eachSpan(width) });
+  const counts = await counter.count({ kind: 'spans', span: view.span, marked: matching, cells: width * width });
   tally.addSpans(counts, 0, tally.totals, 0);
 }
-
-/** A task over every version of the view: no group yet. */
-const versions = (view: TrendsView, marked: Uint8Array) => ({
-  span: view.span,
-  marked,
-  cellOf: null,
-  codes: null,
-  docs: null,
-  runs: null,
-});
-
-/** Each span its own cell. */
-const eachSpan = (width: number) => Int32Array.from({ length: width * width }, (_, span) => span);
 
 /**
  * The total and the groups of the `matching` versions: of a coded column, every group; of a members
@@ -109,16 +96,11 @@ async function tallyCoded(view: TrendsView, column: CodedColumn, matching: Uint8
     column.names,
   );
   const groups = column.names.length;
-  const task = {
-    ...versions(view, matching),
-    cells: groups * spans,
-    spanCell: eachSpan(width),
-    cellOf: Int32Array.from(column.names, (_, code) => code * spans),
-  };
-  const counts = await counter.count({ ...task, codes: column.codes });
+  const task = { span: view.span, marked: matching, cells: groups * spans, stride: spans };
+  const counts = await counter.count({ ...task, kind: 'coded', codes: column.codes });
   for (let row = 0; row < groups; row++) tally.addSpans(counts, row * spans, tally.totals, 0);
   if (column.more) {
-    const others = await counter.count({ ...task, codes: column.more.codes, docs: column.more.docs });
+    const others = await counter.count({ ...task, kind: 'listed', codes: column.more.codes, docs: column.more.docs });
     for (let i = 0; i < counts.length; i++) counts[i]! += others[i]!;
   }
   for (let row = 0; row < groups; row++) tally.addSpans(counts, row * spans, tally.series, row * width);
@@ -140,15 +122,22 @@ async function tallyMembers(
 ): Promise<Tally> {
   const width = view.publications.length + 1;
   const spans = width * width;
-  const { docs, start } = column.members;
-  const all = Array.from(column.names, (_, code) => code);
-  const tracked = last === null ? [] : largest(all, await atPoint(view, column.members, matching, last, counter));
+  const { docs, spans: spanOf, start } = column.members;
+  // Every group, in any order (largest orders them): largestFirst lists them all.
+  const tracked = last === null ? [] : largest(column.members.largestFirst, await atPoint(view, column.members, matching, last, counter));
   const tally = new Tally(view.publications.length, tracked, column.names);
   await countTotals(tally, view, matching, counter);
   if (tracked.length > 0) {
     const runs = Uint32Array.from(tracked.flatMap((code, row) => [start[code]!, start[code + 1]!, row * spans]));
-    const task = { ...versions(view, matching), docs, runs, cells: tracked.length * spans, spanCell: eachSpan(width) };
-    const counts = await counter.count(task);
+    const counts = await counter.count({
+      kind: 'runs',
+      marked: matching,
+      docs,
+      spans: spanOf,
+      runs,
+      cells: tracked.length * spans,
+      weights: null,
+    });
     for (let row = 0; row < tracked.length; row++) tally.addSpans(counts, row * spans, tally.series, row * width);
   }
   tally.finish();
@@ -189,8 +178,8 @@ async function atPoint(
       runs[3 * i + 1] = ends[codes[i]!]!;
       runs[3 * i + 2] = i;
     }
-    const task = { ...versions(view, matching), docs: members.docs, runs, cells: codes.length, spanCell: new Int32Array(0), weights };
-    const found = await counter.count(task);
+    const { docs, spans } = members;
+    const found = await counter.count({ kind: 'runs', marked: matching, docs, spans, runs, cells: codes.length, weights });
     codes.forEach((code, i) => {
       counts[code] = found[i]!;
       counted[code] = 1;
@@ -230,7 +219,7 @@ class TopCounts {
  * Of `codes`, the 25 with the largest counts above 0, largest first; ties in code order, which is the
  * values' order with null last (src/jobs/trend-groups.ts), as count sorts them.
  */
-function largest(codes: number[], count: (code: number) => number): number[] {
+function largest(codes: Iterable<number>, count: (code: number) => number): number[] {
   const before = (x: number, y: number) => count(x) > count(y) || (count(x) === count(y) && x < y);
   const shown: number[] = [];
   for (const code of codes) {

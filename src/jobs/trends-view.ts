@@ -94,9 +94,7 @@ export async function openTrends(
   });
   const { textRuns, ownFrom } = runsOfTexts(textDoc, latest.documents);
   const own = await buildIndexes(ownTextsSql(versions), folder, rows.length - ownFrom, () => undefined);
-  // The versions that hold at the latest publication: end is publications.length.
-  const holds = Uint8Array.from(span, (s) => (s % (publications.length + 1) === publications.length ? 1 : 0));
-  const groups = await readGroupColumns(engine, prefix, rows.length, holds);
+  const groups = await readGroupColumns(engine, prefix, span, publications.length + 1);
   return {
     prefix,
     codes,

@@ -16,7 +16,7 @@ describe('the counter of a trend, in a process of its own', function () {
       const counter = new Counter(1);
       const span = shared(Uint16Array, 10);
       const marked = shared(Uint8Array, 10).fill(1);
-      const counts = await counter.count({ cells: 2, span, marked, spanCell: Int32Array.from([0, 1]), cellOf: null, codes: null, docs: null });
+      const counts = await counter.count({ kind: 'spans', cells: 2, span, marked });
       console.log(JSON.stringify({ counts: Array.from(counts), shared: counter.sharedTasks }));`;
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       timeout: 30_000,

@@ -21,8 +21,10 @@ describe('the groups of the versions, read as codes', function () {
   let listed: typeof columns;
   // 70,000 versions: employers enough for codes of four bytes, a few with no employer.
   const SIZE = 70_000;
-  // The versions that hold at the latest publication: every other one.
-  const atLatest = Uint8Array.from({ length: SIZE }, (_, doc) => (doc % 2 === 0 ? 1 : 0));
+  // Spans over two publications (TrendsView.span, width 3): the even versions hold at the latest (from
+  // the first publication or from the second), the odd ones only at the first.
+  const WIDTH = 3;
+  const span = Uint16Array.from({ length: SIZE }, (_, doc) => (doc % 2 === 1 ? 1 : doc % 4 === 0 ? 2 : 5));
 
   before(async () => {
     engine = await QueryEngine.open({ timeoutMs: 30_000 });
@@ -45,8 +47,8 @@ describe('the groups of the versions, read as codes', function () {
           [0]::INTEGER[] AS employment_codes, [-1, 0]::INTEGER[] AS class_codes
         FROM range(${SIZE}) t(doc)`);
     });
-    columns = await readGroupColumns(engine, 'g_', SIZE, atLatest);
-    listed = await readGroupColumns(engine, 'g_', SIZE, atLatest, 1);
+    columns = await readGroupColumns(engine, 'g_', span, WIDTH);
+    listed = await readGroupColumns(engine, 'g_', span, WIDTH, 1);
   });
   after(() => engine.close());
 
@@ -58,14 +60,20 @@ describe('the groups of the versions, read as codes', function () {
     expect(employer.names.slice(0, -1)).to.deep.equal([...employer.names.slice(0, -1)].sort());
     for (const doc of [0, 1, 999, 1000, 1001, SIZE - 1])
       expect(groupsOf(employer, doc), `doc ${doc}`).to.deep.equal([doc % 1000 === 0 ? null : `e${String(doc).padStart(6, '0')}`]);
-    // Listed by group, skills' "sql": the versions at the latest publication (the even ones) first, each part in order.
+    // Listed by group, skills' "sql": the versions at the latest publication (the even ones) first, each
+    // part in order of span, then of doc, and each version's span beside it.
     const skills = listed.get('skills')!;
     if (!('members' in skills)) throw new Error('skills are not listed by group');
-    const { docs, start, latestEnd } = skills.members;
+    const { docs, spans, start, latestEnd } = skills.members;
     const sql = skills.names.indexOf('sql');
     const versions = Array.from(docs.subarray(start[sql], start[sql + 1]));
     const having = Array.from({ length: SIZE }, (_, doc) => doc).filter((doc) => doc % 3 !== 0);
-    expect(versions).to.deep.equal([...having.filter((doc) => doc % 2 === 0), ...having.filter((doc) => doc % 2 === 1)]);
+    expect(versions).to.deep.equal([
+      ...having.filter((doc) => doc % 4 === 0),
+      ...having.filter((doc) => doc % 4 === 2),
+      ...having.filter((doc) => doc % 2 === 1),
+    ]);
+    expect(Array.from(spans.subarray(start[sql], start[sql + 1]))).to.deep.equal(versions.map((doc) => span[doc]));
     expect(latestEnd[sql]! - start[sql]!).to.equal(having.filter((doc) => doc % 2 === 0).length);
   });
 

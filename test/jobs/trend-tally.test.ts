@@ -26,7 +26,6 @@ describe('the counting of a trend', () => {
     size: SIZE,
     span: sharedCopy(Uint16Array.from(first, (f, doc) => f * (POINTS + 1) + end[doc]!)),
   } as TrendsView;
-  const atLatest = Uint8Array.from(end, (e) => (e === POINTS ? 1 : 0));
   const matching = sharedCopy(Uint8Array.from({ length: SIZE }, () => (next(3) === 0 ? 0 : 1)));
   const oneNames = [...Array.from({ length: 200 }, (_, i) => `g${i}`), null];
   const oneCodes = { size: SIZE, offsets: null, byDoc: Uint32Array.from({ length: SIZE }, () => next(201)) };
@@ -44,13 +43,13 @@ describe('the counting of a trend', () => {
     [
       'one group a version',
       codedColumn(oneNames, oneCodes),
-      membersColumn(oneNames, oneCodes, atLatest),
+      membersColumn(oneNames, oneCodes, view.span, POINTS + 1),
       (doc: number) => [oneCodes.byDoc[doc]!],
     ],
     [
       'several groups a version',
       codedColumn(severalNames, severalCodes),
-      membersColumn(severalNames, severalCodes, atLatest),
+      membersColumn(severalNames, severalCodes, view.span, POINTS + 1),
       (doc: number) => (several[doc]!.length ? several[doc]! : [40]),
     ],
   ] as const;
@@ -119,7 +118,7 @@ describe('the counting of a trend', () => {
     } as TrendsView;
     const marked = sharedCopy(Uint8Array.from(byDoc, (code, doc) => (code === 25 || doc % 100 < 5 ? 1 : 0)));
     const names = [...groups.map((_, code) => `g${code}`), null];
-    const column = membersColumn(names, { size: byDoc.length, offsets: null, byDoc }, new Uint8Array(byDoc.length).fill(1));
+    const column = membersColumn(names, { size: byDoc.length, offsets: null, byDoc }, small.span, POINTS + 1);
     const tally = await tallyGroups(small, column, marked, POINTS - 1, counters.alone);
     const shown = tally.largest(POINTS - 1);
     expect(shown.map((code) => [code, tally.count(code, POINTS - 1)])).to.deep.equal([

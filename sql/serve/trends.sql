@@ -60,5 +60,7 @@ ORDER BY s.doc;
 
 -- name: own_texts
 -- The title and description of the versions whose text is their own, in doc order: what the trends/ text
--- index holds (the publisher builds it; a server reads it).
-SELECT title, description FROM read_parquet({files}, file_row_number = true) WHERE own_text ORDER BY file_row_number;
+-- index holds (the publisher builds it; a server reads it). Those of the file's rows {from} .. {to} - 1:
+-- the publisher indexes the file in parts.
+SELECT title, description FROM read_parquet({files}, file_row_number = true)
+WHERE own_text AND file_row_number >= {from} AND file_row_number < {to} ORDER BY file_row_number;

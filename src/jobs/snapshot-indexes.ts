@@ -31,24 +31,32 @@ export async function buildIndexes(
 
 /**
  * The publisher's index build: the jobs files cut into `workers` runs of consecutive files (`texts` is the
- * query of a run's titles and descriptions), each indexed on its own (in a worker thread for a large catalog
- * of `jobs` jobs), the parts joined in doc order and written to `folder` (as buildIndexes keeps them).
+ * query of a run's titles and descriptions), indexed as writeIndexParts does.
  */
-export async function writeIndexFiles(
+export function writeIndexFiles(
   texts: (files: string[]) => string,
   files: string[],
   folder: string,
   { workers, jobs }: { workers: number; jobs: number },
 ): Promise<void> {
   const runs = Math.max(1, Math.min(workers, files.length));
-  const parts = await Promise.all(
-    Array.from({ length: runs }, (_, k) => {
-      const run = files.slice(Math.floor((k * files.length) / runs), Math.floor(((k + 1) * files.length) / runs));
-      return indexesOf({ textsSql: texts(run), cacheDir: null, documents: Math.ceil(jobs / runs) }, () => undefined);
-    }),
+  const parts = Array.from({ length: runs }, (_, k) =>
+    texts(files.slice(Math.floor((k * files.length) / runs), Math.floor(((k + 1) * files.length) / runs))),
   );
-  writeIndexFile(join(folder, 'title.index'), parts.map((p) => p.title).reduce(concatParts));
-  writeIndexFile(join(folder, 'description.index'), parts.map((p) => p.description).reduce(concatParts));
+  return writeIndexParts(parts, folder, jobs);
+}
+
+/**
+ * The text indexes of the documents of `parts` (queries of titles and descriptions, in doc order one after
+ * the other; `documents` in all), each part indexed on its own (in a worker thread when large) and at the
+ * same time, the parts joined in doc order and written to `folder` (as buildIndexes keeps them).
+ */
+export async function writeIndexParts(parts: string[], folder: string, documents: number): Promise<void> {
+  const built = await Promise.all(
+    parts.map((textsSql) => indexesOf({ textsSql, cacheDir: null, documents: Math.ceil(documents / parts.length) }, () => undefined)),
+  );
+  writeIndexFile(join(folder, 'title.index'), built.map((p) => p.title).reduce(concatParts));
+  writeIndexFile(join(folder, 'description.index'), built.map((p) => p.description).reduce(concatParts));
 }
 
 /**

@@ -108,8 +108,12 @@ export async function openTrends(
   };
 }
 
-/** The query of the versions' own texts in the versions file at `versions`, which the trends/ text index holds. */
-export const ownTextsSql = (versions: string) => fill(TRENDS.own_texts, { files: `[${quote(versions)}]` });
+/**
+ * The query of the versions' own texts in the versions file at `versions`, which the trends/ text index
+ * holds: of every row, or of the rows `rows` (from, to: file row numbers) alone.
+ */
+export const ownTextsSql = (versions: string, [from, to]: [number, number] = [0, Number.MAX_SAFE_INTEGER]) =>
+  fill(TRENDS.own_texts, { files: `[${quote(versions)}]`, from: String(from), to: String(to) });
 
 /**
  * textRuns and ownFrom (TrendsView) from each version's text: its job's document among the publication's

@@ -224,7 +224,7 @@ async function buildCatalog(run: Run): Promise<Built> {
     progress.step('write');
     await writeSnapshot(duck, snapshotTmp);
     progress.step('trends', 'the versions of the jobs over the recent publications');
-    await writeTrends(duck, options.snapshotsDir, latest, snapshotTmp, watermark);
+    await writeTrends(duck, options.snapshotsDir, latest, snapshotTmp, watermark, threads);
     const counts = await readCounts(duck, previous?.events.last_seq ?? 0, watermark);
     const manifest: CatalogManifest = {
       format: CATALOG_FORMAT,

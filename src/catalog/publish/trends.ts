@@ -10,7 +10,7 @@ import type { Duck } from '../../db/duckdb.js';
 import { runScript } from '../../db/duckdb.js';
 import { namedScripts } from '../../db/sql-files.js';
 import { sqlString as quote } from '../../db/sql-literal.js';
-import { writeIndexFiles } from '../../jobs/snapshot-indexes.js';
+import { writeIndexParts } from '../../jobs/snapshot-indexes.js';
 import { ownTextsSql } from '../../jobs/trends-view.js';
 import { exists } from '../files.js';
 import { CATALOG_FORMAT, catalogRoot, publishedNames, readCatalogManifest, snapshotDir, trendsFolder } from '../layout.js';
@@ -26,7 +26,15 @@ const jobsGlob = (dir: string) => join(dir, 'jobs*.parquet');
  * Writes trends/ into `snapshotTmp` (the publication `watermark` being written), from the versions of
  * the previous publication in `snapshotsDir` or, lacking them, from the retained snapshots.
  */
-export async function writeTrends(duck: Duck, snapshotsDir: string, previous: string | null, snapshotTmp: string, watermark: string) {
+export async function writeTrends(
+  duck: Duck,
+  snapshotsDir: string,
+  previous: string | null,
+  snapshotTmp: string,
+  watermark: string,
+  /** Worker threads for the text index of the own texts (the publisher's DuckDB threads). */
+  workers = 1,
+) {
   const folder = trendsFolder(snapshotTmp);
   await mkdir(folder, { recursive: true });
   const carried = previous ? await previousVersions(duck, snapshotsDir, previous) : null;
@@ -51,10 +59,34 @@ export async function writeTrends(duck: Duck, snapshotsDir: string, previous: st
     if (versions && versions !== carried?.file) await rm(versions);
     versions = out;
   }
-  const [own] = await duck.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM read_parquet(${quote(versions!)}) WHERE own_text`);
   await runScript(duck, SQL.write, { dir: folder, publications: listValue(publications) });
   await runScript(duck, SQL.drop);
-  await writeIndexFiles(() => ownTextsSql(versions!), [versions!], folder, { workers: 1, jobs: own!.n });
+  await writeOwnTextIndex(duck, versions!, folder, workers);
+}
+
+/**
+ * The text index of the versions' own texts, in `workers` parts of as many own texts each (a part: a range
+ * of the file's rows), indexed at the same time (569,272 own texts on day 16 of a million jobs: 70 s in one, ADR 0012).
+ */
+async function writeOwnTextIndex(duck: Duck, versions: string, folder: string, workers: number): Promise<void> {
+  const ownRows = `SELECT file_row_number::BIGINT AS row FROM read_parquet(${quote(versions)}, file_row_number = true) WHERE own_text`;
+  const [{ n }] = (await duck.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM (${ownRows})`)) as [{ n: number }];
+  // A small part is indexed on the calling thread (writeIndexParts), so cutting costs nothing when few.
+  const parts = Math.max(1, Math.min(workers, n));
+  // Part k starts at the file row of own text ⌊k n / parts⌋ (the first at row 0); the last ends after the file.
+  const starts = [0];
+  for (let k = 1; k < parts; k++) {
+    const [{ row }] = (await duck.all<{ row: number }>(`${ownRows} ORDER BY 1 LIMIT 1 OFFSET ${Math.floor((k * n) / parts)}`)) as [
+      { row: number },
+    ];
+    starts.push(Number(row));
+  }
+  const ranges = starts.map((from, k): [number, number] => [from, starts[k + 1] ?? Number.MAX_SAFE_INTEGER]);
+  await writeIndexParts(
+    ranges.map((rows) => ownTextsSql(versions, rows)),
+    folder,
+    n,
+  );
 }
 
 /** The previous publication's versions and the publications they cover, if it has them. */

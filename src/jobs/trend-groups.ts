@@ -50,8 +50,8 @@ export interface MembersColumn extends Named {
  * Group g's versions are docs[start[g]] .. docs[start[g + 1] - 1]: first those that hold at the latest
  * publication (up to latestEnd[g]), then the others, each part in order of span, then of doc; spans[i] is
  * the span of docs[i]. A trend reads the spans in order, next to the docs, and sums the versions of one span
- * in a register (src/jobs/trend-count.ts): reading each version's span where it lies took 5 to 8 times as
- * long on millions of versions.
+ * in a register (src/jobs/trend-count.ts): reading each version's span where it lies, a cache miss each, took
+ * 6 to 10 times as long on day 16 of a million jobs (docs/adr/0012-trends.md).
  */
 export interface Members {
   docs: Uint32Array;

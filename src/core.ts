@@ -134,7 +134,8 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
     const exportsStopped = runner.stop();
     return (closing ??= drain().finally(async () => {
       if (admin) await new Promise<void>((done) => admin.close(() => done()));
-      watcher.stop();
+      // A publication being opened is closed before the stores and the engine it writes with.
+      await watcher.close();
       await exportsStopped;
       // Requests answered during the drain settle before the store closes.
       await meter.idle();

@@ -25,6 +25,7 @@ export const openReleaseFiles: ReleaseOpener = (dir, releaseId) => Promise.resol
 export class PublicationWatcher {
   private timer: NodeJS.Timeout | undefined;
   private checking: Promise<void> | undefined;
+  private closed = false;
 
   constructor(
     private readonly mirror: PublicationMirror,
@@ -41,14 +42,26 @@ export class PublicationWatcher {
     this.timer.unref();
   }
 
-  /** One look at the pointers; concurrent calls share the same look. */
+  /** One look at the pointers; concurrent calls share the same look. None once closed. */
   check(): Promise<void> {
+    if (this.closed) return Promise.resolve();
     this.checking ??= this.look().finally(() => (this.checking = undefined));
     return this.checking;
   }
 
+  /** Stops checking every interval; check() still looks when called. */
   stop(): void {
     clearInterval(this.timer);
+  }
+
+  /**
+   * Stops checking for good, and resolves once a look under way has ended: a publication it was opening
+   * is then closed, not served, so nothing of it is written or held after the server's stores close.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stop();
+    await this.checking;
   }
 
   private async look(): Promise<void> {
@@ -74,6 +87,11 @@ export class PublicationWatcher {
       } catch (error) {
         await release?.close();
         throw error;
+      }
+      if (this.closed) {
+        await snapshot.close();
+        await release?.close();
+        return;
       }
       if (release) this.publications.switchRegistry(release);
       this.publications.switchCatalog(snapshot);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { publish } from '../../src/catalog/publish/publish.js';
 import { Publications, type CatalogSnapshot } from '../../src/catalog/publications.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { cutoffOf, writeDay, type TestDay } from '../support/delivery.js';
+import { cutoffOf, DEFAULT_DESCRIPTION, writeDay, type TestDay } from '../support/delivery.js';
 
 interface Health {
   catalog: { watermark: string | null };
@@ -200,5 +200,41 @@ describe('Publications', () => {
     publications.switchCatalog(snapshot('w1', closed));
     publications.switchCatalog(snapshot('w2', closed));
     expect(closed).to.deep.equal(['w1']);
+  });
+});
+
+describe('a server stopped while it opens a publication', function () {
+  this.timeout(60_000);
+
+  it('ends the open before its stores close, serves nothing of it, and writes nothing into its cache after', async () => {
+    const app = await startTestApp({ catalogPollMs: 3_600_000 });
+    try {
+      // Without serving files, so that the open builds them into data/serving: 2,000 jobs take it a second.
+      const postings = Array.from({ length: 2_000 }, (_, i) => ({
+        source: 'greenhouse',
+        board: 'northwind',
+        id: `${i}`,
+        opening: `O${i}`,
+        title: `Route Planner ${i}`,
+        description: `${DEFAULT_DESCRIPTION} Depot ${i}.`,
+      }));
+      const dir = await writeDay(join(app.config.dataDir, '..', 'delivery'), 1, { postings });
+      await publish({ input: dir, snapshotsDir: app.config.snapshotsDir, dataDir: app.config.dataDir, quiet: true, servingFiles: false });
+      const cache = join(app.config.dataDir, 'serving', cutoffOf(1));
+      let ended = false;
+      const opening = app.service.watcher.check().then(() => (ended = true));
+      while (!(await readdir(cache).catch(() => null))) await new Promise((r) => setTimeout(r, 2));
+      expect(ended, 'the open ended before the server was stopped').to.equal(false);
+      await app.service.close();
+      expect(ended).to.equal(true);
+      expect(app.service.ctx.publications.catalog).to.equal(null);
+      const files = async () => (await readdir(cache, { recursive: true }).catch(() => [])).sort();
+      const left = await files();
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(await files()).to.deep.equal(left);
+      await opening;
+    } finally {
+      await app.close();
+    }
   });
 });

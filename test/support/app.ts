@@ -228,9 +228,7 @@ export async function startTestApp(
     async close() {
       await app.service.close();
       if (!shared) await releaseStore(store);
-      // Retried: a snapshot open that starts while the service closes can still make data/serving (the
-      // serving cache) after the removal went past it; seen under the full suite's load.
-      await rm(root, { recursive: true, force: true, maxRetries: 5 });
+      await rm(root, { recursive: true, force: true });
     },
   };
   return app;

@@ -3,7 +3,7 @@
 // numbers, for the total and for each group they count in (src/jobs/trend-groups.ts); each span then adds
 // its count at its first point and takes it away at its end, and the running sums are the counts.
 
-import type { Counter } from './trend-count.js';
+import type { Counter, RunsTask } from './trend-count.js';
 import type { CodedColumn, GroupColumn, Members, MembersColumn } from './trend-groups.js';
 import type { TrendsView } from './trends-view.js';
 
@@ -122,22 +122,14 @@ async function tallyMembers(
 ): Promise<Tally> {
   const width = view.publications.length + 1;
   const spans = width * width;
-  const { docs, spans: spanOf, start } = column.members;
+  const { members } = column;
   // Every group, in any order (largest orders them): largestFirst lists them all.
-  const tracked = last === null ? [] : largest(column.members.largestFirst, await atPoint(view, column.members, matching, last, counter));
+  const tracked = last === null ? [] : largest(members.largestFirst, await atPoint(view, members, matching, last, counter));
   const tally = new Tally(view.publications.length, tracked, column.names);
   await countTotals(tally, view, matching, counter);
   if (tracked.length > 0) {
-    const runs = Uint32Array.from(tracked.flatMap((code, row) => [start[code]!, start[code + 1]!, row * spans]));
-    const counts = await counter.count({
-      kind: 'runs',
-      marked: matching,
-      docs,
-      spans: spanOf,
-      runs,
-      cells: tracked.length * spans,
-      weights: null,
-    });
+    const runs = Uint32Array.from(tracked.flatMap((code, row) => [members.start[code]!, members.start[code + 1]!, row * spans]));
+    const counts = await counter.count(runsTask(members, matching, runs, tracked.length * spans, null));
     for (let row = 0; row < tracked.length; row++) tally.addSpans(counts, row * spans, tally.series, row * width);
   }
   tally.finish();
@@ -178,8 +170,7 @@ async function atPoint(
       runs[3 * i + 1] = ends[codes[i]!]!;
       runs[3 * i + 2] = i;
     }
-    const { docs, spans } = members;
-    const found = await counter.count({ kind: 'runs', marked: matching, docs, spans, runs, cells: codes.length, weights });
+    const found = await counter.count(runsTask(members, matching, runs, codes.length, weights));
     codes.forEach((code, i) => {
       counts[code] = found[i]!;
       counted[code] = 1;
@@ -196,6 +187,17 @@ async function atPoint(
   if (others.length > 0) await count(Uint32Array.from(others));
   return (code) => counts[code]!;
 }
+
+/** A task over runs of the groups' versions listed in `members` (RunsTask). */
+const runsTask = (members: Members, marked: Uint8Array, runs: Uint32Array, cells: number, weights: RunsTask['weights']): RunsTask => ({
+  kind: 'runs',
+  marked,
+  docs: members.docs,
+  spans: members.spans,
+  runs,
+  cells,
+  weights,
+});
 
 /** The largest counts seen, up to `size` of them. */
 class TopCounts {

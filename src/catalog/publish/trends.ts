@@ -69,19 +69,15 @@ export async function writeTrends(
  * of the file's rows), indexed at the same time (569,272 own texts on day 16 of a million jobs: 70 s in one, ADR 0012).
  */
 async function writeOwnTextIndex(duck: Duck, versions: string, folder: string, workers: number): Promise<void> {
-  const ownRows = `SELECT file_row_number::BIGINT AS row FROM read_parquet(${quote(versions)}, file_row_number = true) WHERE own_text`;
-  const [{ n }] = (await duck.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM (${ownRows})`)) as [{ n: number }];
+  // One scan: how many own texts, and the file rows where parts 2.. start (at the k/workers quantiles).
+  const cuts = Array.from({ length: workers - 1 }, (_, k) => (k + 1) / workers);
+  const [{ n, starts }] = (await duck.all<{ n: number; starts: number[] | null }>(
+    `SELECT count(*)::INTEGER AS n, ${cuts.length > 0 ? `quantile_disc(file_row_number, [${cuts.join(', ')}])::BIGINT[]` : 'NULL'} AS starts
+     FROM read_parquet(${quote(versions)}, file_row_number = true) WHERE own_text`,
+  )) as [{ n: number; starts: number[] | null }];
   // A small part is indexed on the calling thread (writeIndexParts), so cutting costs nothing when few.
-  const parts = Math.max(1, Math.min(workers, n));
-  // Part k starts at the file row of own text ⌊k n / parts⌋ (the first at row 0); the last ends after the file.
-  const starts = [0];
-  for (let k = 1; k < parts; k++) {
-    const [{ row }] = (await duck.all<{ row: number }>(`${ownRows} ORDER BY 1 LIMIT 1 OFFSET ${Math.floor((k * n) / parts)}`)) as [
-      { row: number },
-    ];
-    starts.push(Number(row));
-  }
-  const ranges = starts.map((from, k): [number, number] => [from, starts[k + 1] ?? Number.MAX_SAFE_INTEGER]);
+  const from = n < workers ? [0] : [0, ...(starts ?? []).map(Number)];
+  const ranges = from.map((start, k): [number, number] => [start, from[k + 1] ?? Number.MAX_SAFE_INTEGER]);
   await writeIndexParts(
     ranges.map((rows) => ownTextsSql(versions, rows)),
     folder,

@@ -49,19 +49,31 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/** Requests sent with one key before the next: a client's burst, within its account's window of 60 a minute. */
+export const RUN_PER_KEY = 50;
+/** Where each list of keys stands, carried on from one measurement to the next: the key in use and its requests. */
+const turns = new WeakMap<string[], { key: number; sent: number }>();
+
 /**
  * `next` gives each request (a fixed one, or the next of a seeded mix). A request with an authorization
- * header is sent with the next of `keys` in turn, so that no account's request window fills up.
+ * header is sent with one of `keys`, `perKey` requests each (RUN_PER_KEY by default) in turn, carried on
+ * from one measurement to the next, so that no account's request window fills up.
  */
 export async function measure(
   next: () => BenchRequest,
-  options: { connections: number; seconds: number; keys?: string[] },
+  options: { connections: number; seconds: number; keys?: string[]; perKey?: number },
 ): Promise<Measurement> {
-  let turn = 0;
-  const keyed = (req: BenchRequest): BenchRequest =>
-    options.keys && req.headers?.authorization
-      ? { ...req, headers: { ...req.headers, authorization: `Bearer ${options.keys[turn++ % options.keys.length]}` } }
-      : req;
+  const perKey = options.perKey ?? RUN_PER_KEY;
+  const keyed = (req: BenchRequest): BenchRequest => {
+    const keys = options.keys;
+    if (!keys || !req.headers?.authorization) return req;
+    let turn = turns.get(keys);
+    if (!turn) turns.set(keys, (turn = { key: 0, sent: 0 }));
+    if (turn.sent >= perKey) turn = { key: turn.key + 1, sent: 0 };
+    turn.sent++;
+    turns.set(keys, turn);
+    return { ...req, headers: { ...req.headers, authorization: `Bearer ${keys[turn.key % keys.length]}` } };
+  };
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const latencies: number[] = [];
   const catalog: number[] = [];

@@ -111,8 +111,9 @@ if (!values['skip-http']) {
         pgMedianMs = times[Math.floor(times.length / 2)]!;
       }
       for (const connections of [1, 4]) {
-        await measure(next, { connections, seconds: Math.min(1, seconds), keys: service.keys }); // warm-up
-        const result = await measure(next, { connections, seconds, keys: service.keys });
+        const keyed = { keys: service.keys, perKey: scenario.perKey };
+        await measure(next, { connections, seconds: Math.min(1, seconds), ...keyed }); // warm-up
+        const result = await measure(next, { connections, seconds, ...keyed });
         if (result.failures > 0) throw new Error(`${scenario.name}: ${result.failures} of ${result.requests} responses were not 2xx`);
         // The peer behind HTTP answers the same requests with as many clients, right after ours.
         let peerRun: Measurement | null = null;

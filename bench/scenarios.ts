@@ -15,6 +15,8 @@ export interface PeerQuery {
 export interface Scenario {
   name: string;
   requests: { request: BenchRequest; peer?: PeerQuery }[];
+  /** Requests sent with one key before the next (measure's RUN_PER_KEY by default). */
+  perKey?: number;
 }
 
 /** A small seeded generator (mulberry32): the same mix on every run. */
@@ -74,6 +76,8 @@ function keyScenarios(url: string, auth: { authorization: string }): Scenario[] 
     { name: 'health (no key)', requests: [{ request: { url: `${url}/healthz`, method: 'GET' } }] },
     {
       name: 'overage PUT (key + validation + store transaction)',
+      // An account's overage setting changes at most 10 times a minute.
+      perKey: 5,
       requests: [
         {
           request: {

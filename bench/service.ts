@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { cliCommand, ROOT } from './cli.js';
+import { RUN_PER_KEY } from './measure.js';
 
 export interface BenchService {
   url: string;
@@ -16,14 +17,14 @@ export interface BenchService {
 }
 
 /** The most requests a second the load reaches (four clients on the cheapest route), with room to spare. */
-const PEAK_PER_SECOND = 2000;
+const PEAK_PER_SECOND = 5000;
 
 /**
  * Accounts enough for the load: each admits 60 requests a minute, one of which its key's introduction
- * takes (introduce), and the load may run at its peak for a minute, or for `loadSeconds` when the whole
- * run is shorter (the smoke run: about ten seconds).
+ * takes (introduce), and is sent RUN_PER_KEY of them in a row; the load may run at its peak for a minute,
+ * or for `loadSeconds` when the whole run is shorter (the smoke run: about ten seconds).
  */
-export const accountsFor = (loadSeconds: number) => Math.ceil((PEAK_PER_SECOND * Math.min(60, loadSeconds)) / 59);
+export const accountsFor = (loadSeconds: number) => Math.ceil((PEAK_PER_SECOND * Math.min(60, loadSeconds)) / RUN_PER_KEY);
 
 /** `accounts`: how many accounts besides the first to make (`keys`); by default, enough for `loadSeconds` of load. */
 export async function startBenchService(

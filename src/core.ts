@@ -92,7 +92,8 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
   const exports = new Exports(store, jobs, publications, stores.data, stores.cacheDir, clock, () => runner.kick());
   // The embedded store belongs to this process alone: any other server registered in it has stopped.
   const nodes = new Nodes(store, clock, logger, { leaseMs: config.nodeLeaseMs, alone: store.kind === 'pglite' });
-  const meter = new Meter(store, clock, logger, nodes.id);
+  // Requests are admitted from leases of their window where this process alone holds the store (ADR 0013).
+  const meter = new Meter(store, clock, logger, nodes.id, { leases: store.kind === 'pglite' });
   const callers = await Callers.open(store, logger);
   const ledger = new Ledger(store, engine, stores, logger, { clock });
   const runner = new ExportRunner(exports, store, jobs, engine, publications, library, clock, logger, meter, {
@@ -138,7 +139,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
       await watcher.close();
       await exportsStopped;
       // Requests answered during the drain settle before the store closes.
-      await meter.idle();
+      await meter.stop();
       await callers.close();
       await nodes.stop();
       await ledger.stopCompacting();

@@ -56,6 +56,32 @@ BEGIN
 END
 $$;
 
+-- One request taken: drawn from p_draw's grant (NULL: none, the requests model), counted in the month
+-- of p_at, and its ledger row written, pending settlement. The two months' rows are locked in month
+-- order, as settlement locks them.
+CREATE OR REPLACE FUNCTION meter_take_request(
+  p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text,
+  p_draw date, p_node text
+) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE usage_months u SET requests_drawn = u.requests_drawn + coalesce(u.month = p_draw, false)::int,
+    requests_used = u.requests_used + (u.month = meter_month(p_at))::int
+  FROM (SELECT month FROM usage_months WHERE account_id = p_account AND (month = p_draw OR month = meter_month(p_at)) ORDER BY month FOR UPDATE) o
+  WHERE u.account_id = p_account AND u.month = o.month;
+  INSERT INTO ledger (request_id, account_id, api_key_id, occurred_at, method, route, route_class, settlement_status, drawn_month, node_id, counted)
+  VALUES (p_request, p_account, p_key, p_at, p_method, p_route, p_class, 'pending', p_draw, p_node, true);
+END
+$$;
+
+-- A refused request leaves no trace but its count, for analytics (refused).
+CREATE OR REPLACE FUNCTION meter_count_refusal(p_account text, p_at timestamptz, p_class text, p_key text) RETURNS void
+LANGUAGE sql AS $$
+  INSERT INTO refusals AS r (account_id, day, route_class, api_key_id, refused)
+  VALUES (p_account, (p_at AT TIME ZONE 'UTC')::date, p_class, p_key, 1)
+  ON CONFLICT (account_id, day, route_class, api_key_id) DO UPDATE SET refused = r.refused + 1
+$$;
+
 -- Admission (DESIGN.md 6: key → rate window → monthly requests → handler): refuses with outcome
 -- 'window', 'requests' (monthly requests used up) or 'daily' (requests model: the key's free units are
 -- used up and neither the prepaid balance nor overage within its limit can pay for one more unit;
@@ -141,9 +167,7 @@ BEGIN
       UPDATE rate_windows SET used = used - 1 WHERE account_id = p_account;
     END IF;
     -- Counted for analytics (refused), under the window row's lock like everything else here.
-    INSERT INTO refusals AS r (account_id, day, route_class, api_key_id, refused)
-    VALUES (p_account, (p_at AT TIME ZONE 'UTC')::date, p_class, p_key, 1)
-    ON CONFLICT (account_id, day, route_class, api_key_id) DO UPDATE SET refused = r.refused + 1;
+    PERFORM meter_count_refusal(p_account, p_at, p_class, p_key);
     RETURN QUERY SELECT v_outcome, least(v_used, p_window_limit), v_start + make_interval(secs => p_window_seconds),
       v_requests, greatest(v_left, 0), v_records, v_reserved;
     RETURN;
@@ -154,16 +178,73 @@ BEGIN
   ELSE
     v_left := v_left - 1;
   END IF;
-  -- The two rows are locked in month order, as settlement locks them.
-  UPDATE usage_months u SET requests_drawn = u.requests_drawn + coalesce(u.month = v_draw, false)::int, requests_used = u.requests_used + (u.month = v_month)::int
-  FROM (SELECT month FROM usage_months WHERE account_id = p_account AND (month = v_draw OR month = v_month) ORDER BY month FOR UPDATE) o
-  WHERE u.account_id = p_account AND u.month = o.month;
+  PERFORM meter_take_request(p_request, p_account, p_key, p_at, p_method, p_route, p_class, v_draw, p_node);
   v_requests := v_requests + 1;
-
-  INSERT INTO ledger (request_id, account_id, api_key_id, occurred_at, method, route, route_class, settlement_status, drawn_month, node_id, counted)
-  VALUES (p_request, p_account, p_key, p_at, p_method, p_route, p_class, 'pending', v_draw, p_node, true);
   RETURN QUERY SELECT 'admitted'::text, v_used, v_start + make_interval(secs => p_window_seconds),
     v_requests, greatest(v_left, 0), v_records, v_reserved;
+END
+$$;
+
+-- Leases of the request window (ADR 0013; records model, the embedded store, which one process holds):
+-- a server takes up to p_want slots of the account's current window at once and admits requests from
+-- them in memory; each such request is taken (meter_draw) when it is settled or deferred, in the one
+-- call that settles it (meter_settle_leased). The lease also says where the account stands, the months'
+-- grants brought up to the plan as admission brings them (meter_admit, taking nothing). window_used is
+-- the window's use before this grant, slots granted earlier included.
+CREATE OR REPLACE FUNCTION meter_lease(
+  p_account text, p_key text, p_at timestamptz, p_window_limit integer, p_window_seconds integer,
+  p_plan_requests bigint, p_since timestamptz, p_want integer
+) RETURNS TABLE (
+  granted integer, window_used integer, window_reset timestamptz,
+  requests_used bigint, requests_left bigint, records_used bigint, records_reserved bigint
+)
+LANGUAGE plpgsql AS $$
+DECLARE
+  a record;
+  v_granted integer;
+BEGIN
+  SELECT * INTO a FROM meter_admit(NULL, p_account, p_key, p_at, NULL, NULL, NULL, false, p_window_limit, p_window_seconds,
+    p_plan_requests, 0, 'records', p_since, false, false, NULL, 0, NULL, false);
+  v_granted := least(p_want, greatest(0, p_window_limit - a.window_used));
+  IF v_granted > 0 THEN
+    UPDATE rate_windows SET used = used + v_granted WHERE account_id = p_account;
+  END IF;
+  RETURN QUERY SELECT v_granted, a.window_used, a.window_reset, a.requests_used, a.requests_left, a.records_used, a.records_reserved;
+END
+$$;
+
+-- Slots of a lease not used, given back (a server stopping, a plan changed): nothing when the window
+-- has passed.
+CREATE OR REPLACE FUNCTION meter_lease_return(p_account text, p_window_start timestamptz, p_slots integer) RETURNS void
+LANGUAGE sql AS $$
+  UPDATE rate_windows SET used = greatest(0, used - p_slots) WHERE account_id = p_account AND window_start = p_window_start
+$$;
+
+-- A request admitted from a lease, taken: one monthly request drawn from the oldest grant with room and
+-- its ledger row written, pending, as admission takes it; drawn false (a refusal, counted, nothing
+-- taken) when no monthly request is left. The window row is locked first, as admission locks it.
+CREATE OR REPLACE FUNCTION meter_draw(
+  p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text, p_node text
+) RETURNS TABLE (drawn boolean, requests_used bigint, requests_left bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_month date := meter_month(p_at);
+  v_left bigint;
+  v_used bigint;
+  v_draw date;
+BEGIN
+  PERFORM 1 FROM rate_windows WHERE account_id = p_account FOR UPDATE;
+  SELECT coalesce(sum(requests_granted - requests_drawn), 0), coalesce(max(u.requests_used) FILTER (WHERE month = v_month), 0),
+         min(month) FILTER (WHERE requests_drawn < requests_granted)
+  INTO v_left, v_used, v_draw
+  FROM usage_months u WHERE account_id = p_account AND month BETWEEN (v_month - interval '12 months')::date AND v_month;
+  IF v_left <= 0 THEN
+    PERFORM meter_count_refusal(p_account, p_at, p_class, p_key);
+    RETURN QUERY SELECT false, v_used, 0::bigint;
+    RETURN;
+  END IF;
+  PERFORM meter_take_request(p_request, p_account, p_key, p_at, p_method, p_route, p_class, v_draw, p_node);
+  RETURN QUERY SELECT true, v_used + 1, v_left - 1;
 END
 $$;
 
@@ -310,6 +391,31 @@ BEGIN
     overage_used_micros = overage_used_micros + v_over * coalesce(p_price, 0)
   WHERE account_id = p_account AND month = p_month AND p_records > 0;
   RETURN QUERY SELECT v_status = p_status, v_m.records_used + p_records, v_m.records_reserved, v_over * coalesce(p_price, 0), v_settlement;
+END
+$$;
+
+-- A request admitted from a lease, taken and settled in one call (meter_draw, then meter_settle_records):
+-- outcome 'requests' when no monthly request was left (nothing taken, the settlement's columns NULL).
+CREATE OR REPLACE FUNCTION meter_settle_leased(
+  p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text, p_node text,
+  p_month date, p_status integer, p_records bigint, p_allowance bigint, p_force boolean, p_void boolean,
+  p_overage_enabled boolean, p_price bigint, p_limit_cents bigint
+) RETURNS TABLE (
+  outcome text, requests_used bigint, requests_left bigint,
+  charged boolean, records_used bigint, records_reserved bigint, overage_micros bigint, settlement text
+)
+LANGUAGE plpgsql AS $$
+DECLARE
+  d record;
+BEGIN
+  SELECT * INTO d FROM meter_draw(p_request, p_account, p_key, p_at, p_method, p_route, p_class, p_node);
+  IF NOT d.drawn THEN
+    RETURN QUERY SELECT 'requests'::text, d.requests_used, d.requests_left, false, NULL::bigint, NULL::bigint, 0::bigint, NULL::text;
+    RETURN;
+  END IF;
+  RETURN QUERY SELECT 'admitted'::text, d.requests_used, d.requests_left, s.charged, s.records_used, s.records_reserved, s.overage_micros, s.settlement
+  FROM meter_settle_records(p_request, p_account, p_month, p_status, p_class, p_records, p_allowance, 0, p_force, p_void,
+    p_overage_enabled, p_price, p_limit_cents) s;
 END
 $$;
 

@@ -118,7 +118,7 @@ export async function charge(ctx: AppContext, res: Response, records: number, op
   setMeteringHeaders(res, ticket.standing, ticket.at);
   // What metering added to this response: admission and charging, each one call of the state store.
   res.append('Server-Timing', `meter;dur=${ticket.meterMs.toFixed(3)}`);
-  if (!charged) throw dataLimitExceeded(ticket, records);
+  if (!charged) throw ticket.refusal ? refused(ticket.refusal, ticket) : dataLimitExceeded(ticket, records);
   // The client may have gone while the store charged it: look again before the first byte.
   if (await clientGone(res)) {
     ctx.meter.refund(ticket, CLIENT_CLOSED);

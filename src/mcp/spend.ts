@@ -54,7 +54,8 @@ export async function spend(call: ToolCall, spending: Spending, work: () => Prom
   try {
     spent = await work();
     // A call that was admitted finishes all its pages: nothing is admitted again, only the records charged.
-    if (!(await ctx.meter.settle(ticket, { status: 200, records: spent.records }))) throw dataLimitExceeded(ticket, spent.records);
+    if (!(await ctx.meter.settle(ticket, { status: 200, records: spent.records })))
+      throw ticket.refusal ? refused(ticket.refusal, ticket) : dataLimitExceeded(ticket, spent.records);
     const kept = await spent.keep?.();
     return {
       status: 'done',

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Queryable, StateStore } from '../db/state-store.js';
 import type { AccountRow } from './accounts.js';
 import type { Caller } from './keys.js';
+import { Leases, type Lease } from './leases.js';
 import { monthKey, monthOf } from './months.js';
 import { PLANS } from './plans.js';
 import { DAILY_FREE_UNITS, leastMicros, requestUnits, unitMicros, type RouteClass } from './prices.js';
@@ -77,6 +78,28 @@ const SETTLE = {
   records: `SELECT * FROM ${call('meter_settle_records', SETTLE_RECORDS_ARGS, { p_month: '::date' })}`,
   requests: `SELECT * FROM ${call('meter_settle_requests', SETTLE_REQUESTS_ARGS, { p_month: '::date' })}`,
 };
+const SETTLE_LEASED_ARGS = [
+  'p_request',
+  'p_account',
+  'p_key',
+  'p_at',
+  'p_method',
+  'p_route',
+  'p_class',
+  'p_node',
+  'p_month',
+  'p_status',
+  'p_records',
+  'p_allowance',
+  'p_force',
+  'p_void',
+  'p_overage_enabled',
+  'p_price',
+  'p_limit_cents',
+];
+/** A request admitted from a lease, taken and settled in one call (records model, the embedded store). */
+const SETTLE_LEASED = `SELECT * FROM ${call('meter_settle_leased', SETTLE_LEASED_ARGS, { p_month: '::date' })}`;
+const DRAW = `SELECT * FROM ${call('meter_draw', SETTLE_LEASED_ARGS.slice(0, 8))}`;
 const RESERVE_ARGS = ['p_account', 'p_month', 'p_records', 'p_allowance', 'p_key', 'p_at', 'p_daily_free', 'p_units', 'p_unit_micros'];
 const RESERVE = `SELECT ${call('meter_reserve', RESERVE_ARGS, { p_month: '::date' })} AS reserved`;
 const REFUND = 'SELECT meter_refund($1, $2) AS refunded';
@@ -125,6 +148,10 @@ export interface Ticket {
   refunded?: boolean;
   /** Time spent admitting and charging it, in ms (reported in Server-Timing as meter). */
   meterMs: number;
+  /** Admitted from its account's lease: taken in the store when it is settled or deferred. */
+  leased?: boolean;
+  /** Refused when it was taken (no monthly request left after all): its answer is this refusal. */
+  refusal?: Refusal;
 }
 
 interface AdmitRow {
@@ -135,6 +162,12 @@ interface AdmitRow {
   requests_left: string | number;
   records_used: string | number;
   records_reserved: string | number;
+}
+
+interface LeasedSettleRow extends SettleRow {
+  outcome: 'admitted' | 'requests';
+  requests_used: string | number;
+  requests_left: string | number;
 }
 
 interface SettleRow {
@@ -162,6 +195,8 @@ export class Meter {
   private readonly inFlight = new Set<Promise<unknown>>();
   /** Admitted requests not yet settled nor deferred. */
   private open = 0;
+  /** Leases of the request window (ADR 0013): on the embedded store, which this process alone holds. */
+  private readonly leases: Leases | undefined;
 
   constructor(
     private readonly store: StateStore,
@@ -169,15 +204,39 @@ export class Meter {
     private readonly logger: Logger,
     /** The server admitting requests (Nodes.id): it settles them, or another does if it stops. */
     private readonly nodeId: string | null = null,
-  ) {}
+    options: { leases?: boolean } = {},
+  ) {
+    this.leases = options.leases ? new Leases(store, WINDOW_SECONDS) : undefined;
+  }
 
   /** Admits the request or says why not; refused requests leave no trace. */
   async admit(caller: Caller, info: RequestInfo): Promise<{ ticket: Ticket; refusal: Refusal | null }> {
     const at = this.clock();
-    const { standing, refusal } = await this.runAdmit(this.store, caller, info, at);
-    const ticket: Ticket = { info, caller, at, standing, settled: refusal !== null, deferred: false, meterMs: 0 };
+    const leased = this.leased(caller) && (info.counted ?? true);
+    let admitted: { standing: Standing; refusal: Refusal | null };
+    if (leased) {
+      const { lease, refusal } = await this.leases!.admit(caller, at, info.windowed, info.routeClass);
+      admitted = { standing: leaseStanding(lease, caller, at), refusal };
+    } else {
+      // An account whose requests no longer come from a lease (its billing model changed) gives its slots back first.
+      await this.leases?.release(caller.account.account_id);
+      admitted = await this.runAdmit(this.store, caller, info, at);
+    }
+    const { standing } = admitted;
+    let { refusal } = admitted;
+    const ticket: Ticket = { info, caller, at, standing, settled: refusal !== null, deferred: false, meterMs: 0, leased };
+    // The usage routes read the ledger, their own call included: such a request is taken at once.
+    if (leased && refusal === null && info.routeClass === 'usage' && !(await this.draw(ticket))) {
+      refusal = ticket.refusal!;
+      ticket.settled = true;
+    }
     if (refusal === null) this.open++;
     return { ticket, refusal };
+  }
+
+  /** Whether the caller's requests are admitted from a lease: the records model, on the embedded store. */
+  private leased(caller: Caller): boolean {
+    return this.leases !== undefined && caller.account.billing_model === 'records';
   }
 
   /**
@@ -186,16 +245,24 @@ export class Meter {
    */
   async peek(caller: Caller, info: Omit<RequestInfo, 'requestId'>): Promise<{ standing: Standing; refusal: Refusal | null }> {
     const at = this.clock();
+    const leased = this.leased(caller);
     let seen: { standing: Standing; refusal: Refusal | null } | undefined;
     await this.store
       .transaction(async (tx) => {
-        seen = await this.runAdmit(tx, caller, { ...info, requestId: `peek_${randomUUID()}` }, at);
+        // A leased account's window is counted here, from the slots its lease holds unused.
+        const windowed = info.windowed && !leased;
+        seen = await this.runAdmit(tx, caller, { ...info, windowed, requestId: `peek_${randomUUID()}` }, at);
         throw ROLLBACK;
       })
       .catch((error: unknown) => {
         if (error !== ROLLBACK) throw error;
       });
-    return seen!;
+    if (!leased) return seen!;
+    const { standing } = seen!;
+    const held = this.leases!.current(caller.account.account_id, at)?.slots ?? 0;
+    const used = standing.windowUsed - held + (info.windowed && (info.counted ?? true) ? 1 : 0);
+    const refusal = used > standing.windowLimit ? 'window' : seen!.refusal;
+    return { standing: { ...standing, windowUsed: Math.min(used, standing.windowLimit) }, refusal };
   }
 
   private async runAdmit(
@@ -250,6 +317,7 @@ export class Meter {
    */
   async settle(ticket: Ticket, options: SettleOptions): Promise<boolean> {
     this.close(ticket);
+    if (ticket.leased) return this.settleLeased(ticket, options);
     const row = await this.run(ticket.info.requestId, ticket.at, ticket.caller.account, {
       routeClass: ticket.info.routeClass,
       // A route never paid for is settled as not charged, whatever it answers.
@@ -262,6 +330,69 @@ export class Meter {
     }
     if (row.charged) ticket.standing.recordsCharged = options.records;
     return row.charged;
+  }
+
+  /** Takes and settles a request admitted from a lease: one call of the store. */
+  private async settleLeased(ticket: Ticket, options: SettleOptions): Promise<boolean> {
+    const { account } = ticket.caller;
+    const records = options.records;
+    let row: LeasedSettleRow | undefined;
+    try {
+      [row] = await this.store.query<LeasedSettleRow>(SETTLE_LEASED, [
+        ...this.drawArgs(ticket),
+        options.month ?? monthKey(ticket.at),
+        options.status,
+        records,
+        PLANS[account.plan].monthlyRecords,
+        options.force ?? false,
+        // A route never paid for is settled as not charged, whatever it answers (as settle does).
+        options.void ?? unitMicros(ticket.info.routeClass) === 0,
+        account.overage_enabled,
+        account.overage_price_micros,
+        account.overage_limit_cents,
+      ]);
+    } finally {
+      const month =
+        row && row.records_used !== null ? { used: Number(row.records_used), reserved: Number(row.records_reserved) } : undefined;
+      // A request answered 429 gives its monthly request back; one refused when taken never had it.
+      const returned = row !== undefined && (row.outcome === 'requests' || !row.charged || options.status === 429);
+      this.leases!.taken(account.account_id, month, returned);
+    }
+    if (row!.outcome === 'requests') {
+      ticket.refusal = 'requests';
+      ticket.standing.requestsUsed = Number(row!.requests_used);
+      ticket.standing.requestsLeft = 0;
+      return false;
+    }
+    if (row!.records_used !== null) {
+      ticket.standing.recordsUsed = Number(row!.records_used);
+      ticket.standing.recordsReserved = Number(row!.records_reserved);
+    }
+    if (row!.charged) ticket.standing.recordsCharged = records;
+    return row!.charged;
+  }
+
+  /**
+   * Takes a request admitted from a lease in the store now (its monthly request, its ledger row,
+   * pending): from here it settles as any other. False when no monthly request is left after all: it
+   * is refused (ticket.refusal), leaving no trace.
+   */
+  private async draw(ticket: Ticket): Promise<boolean> {
+    let row: { drawn: boolean } | undefined;
+    try {
+      [row] = await this.store.query<{ drawn: boolean }>(DRAW, this.drawArgs(ticket));
+    } finally {
+      this.leases!.taken(ticket.caller.account.account_id, undefined, row?.drawn === false);
+    }
+    ticket.leased = false;
+    if (!row!.drawn) ticket.refusal = 'requests';
+    return row!.drawn;
+  }
+
+  /** What takes a leased request in the store: meter_draw's arguments. */
+  private drawArgs(ticket: Ticket): unknown[] {
+    const { info, caller } = ticket;
+    return [info.requestId, caller.account.account_id, caller.keyId, ticket.at, info.method, info.route, info.routeClass, this.nodeId];
   }
 
   /**
@@ -283,10 +414,16 @@ export class Meter {
     );
   }
 
-  /** The request's ledger row stays pending: its records are charged later (an export, when it completes). */
-  defer(ticket: Ticket): void {
+  /**
+   * The request's ledger row stays pending: its records are charged later (an export, when it
+   * completes). False when a request admitted from a lease finds no monthly request left when it is
+   * taken: it is refused (ticket.refusal), leaving no trace.
+   */
+  async defer(ticket: Ticket): Promise<boolean> {
     this.close(ticket);
+    if (ticket.leased && !(await this.draw(ticket))) return false;
     ticket.deferred = true;
+    return true;
   }
 
   private close(ticket: Ticket): void {
@@ -379,6 +516,12 @@ export class Meter {
     return row!;
   }
 
+  /** Waits for every admitted request to settle, then gives the leases' unused slots back: the server stops. */
+  async stop(): Promise<void> {
+    await this.idle();
+    await this.leases?.close();
+  }
+
   /** Resolves once every admitted request is settled (or deferred): after a response, its settlement may still be on its way. */
   async idle(): Promise<void> {
     while (this.open > 0 || this.inFlight.size > 0) {
@@ -386,6 +529,23 @@ export class Meter {
       else await new Promise((resolve) => setTimeout(resolve, 1));
     }
   }
+}
+
+/** Where an account stands after a request admitted from its lease (or refused by it). */
+function leaseStanding(lease: Lease, caller: Caller, at: Date): Standing {
+  return {
+    model: 'records',
+    windowLimit: lease.windowLimit,
+    windowUsed: Math.min(lease.taken - lease.slots, lease.windowLimit),
+    windowReset: lease.windowReset,
+    requestsUsed: lease.requestsUsed,
+    requestsLeft: Math.max(0, lease.requestsLeft),
+    recordsUsed: lease.recordsUsed,
+    recordsLimit: PLANS[caller.account.plan].monthlyRecords,
+    recordsReserved: lease.recordsReserved,
+    recordsCharged: 0,
+    monthEnd: monthOf(at).end,
+  };
 }
 
 /**

@@ -7,6 +7,7 @@ import { exportRecord } from '../../exports/exports.js';
 import { callerOf } from '../auth.js';
 import type { AppContext } from '../../context.js';
 import { charge, sendJson, ticketOf } from '../metering.js';
+import { refused } from '../../metering/refusals.js';
 import { idempotencyKeyOf, markReplayed } from '../idempotency-key.js';
 import { requestIdOf } from '../request-id.js';
 import type { ByteRange } from '../../storage/object-store.js';
@@ -18,7 +19,7 @@ export function exportHandlers(ctx: AppContext) {
       // The request's records are charged when the export completes (or not at all if it fails): its
       // ledger row stays pending from here, even if the client goes away before the export is created.
       const ticket = ticketOf(res);
-      if (ticket) ctx.meter.defer(ticket);
+      if (ticket && !(await ctx.meter.defer(ticket))) throw refused(ticket.refusal!, ticket);
       let created: { record: Record<string, unknown>; replayed: boolean };
       try {
         created = await ctx.exports.create(caller, req.body, requestIdOf(res), idempotencyKeyOf(req, 'POST /v1/jobs/exports'));

@@ -1,0 +1,224 @@
+// Leases of the request window (ADR 0013): on the embedded store, which this process alone holds, a
+// records-model request is admitted in memory from slots of the account's window taken a few at a
+// time, and taken in the store (its monthly request, its ledger row) by the one call that settles it.
+// A metered request then costs the store one call rather than two.
+//
+// What stays exact: a slot is in the store's window row before a request is admitted from it, so a
+// window never admits more than its limit, whatever happens to this process (after kill -9 the slots
+// it held unused stay taken until the window ends, at most a minute). The monthly requests are counted
+// in memory from what the store said at the last grant, less every request admitted since: never more
+// than the store has, as nothing else takes them on this store. When that count reaches nothing, the
+// account's admitted requests are settled first and the store asked again, so a refusal is exact; and
+// the call that takes a request refuses it if no monthly request is left after all.
+
+import type { StateStore } from '../db/state-store.js';
+import type { Caller } from './keys.js';
+import { PLANS } from './plans.js';
+
+/** Slots taken at once: a quarter of the window's limit, so a lease is renewed at most four times a window. */
+const SHARE = 4;
+
+const LEASE = `SELECT * FROM meter_lease(p_account => $1, p_key => $2, p_at => $3, p_window_limit => $4, p_window_seconds => $5,
+  p_plan_requests => $6, p_since => $7, p_want => $8)`;
+const RETURN = 'SELECT meter_lease_return($1, $2, $3)';
+const REFUSE = 'SELECT meter_count_refusal($1, $2, $3, $4)';
+
+interface LeaseRow {
+  granted: number;
+  window_used: number;
+  window_reset: Date;
+  requests_used: string | number;
+  requests_left: string | number;
+  records_used: string | number;
+  records_reserved: string | number;
+}
+
+/** One account's lease, for one window and one plan. */
+export interface Lease {
+  windowStart: number;
+  windowReset: Date;
+  windowLimit: number;
+  planRequests: number;
+  /** Slots held and not used yet. */
+  slots: number;
+  /** The window's use in the store: this lease's slots, used or not, included. */
+  taken: number;
+  /** A grant found the window full: nothing frees a slot of it on this store but this server. */
+  full: boolean;
+  requestsUsed: number;
+  requestsLeft: number;
+  /** The store was asked with no request of the account admitted and not yet taken: requestsLeft is exact. */
+  exact: boolean;
+  recordsUsed: number;
+  recordsReserved: number;
+}
+
+export type LeaseOutcome = { lease: Lease; refusal: null | 'window' | 'requests' };
+
+export class Leases {
+  private readonly leases = new Map<string, Lease>();
+  /** Grants under way, one an account. */
+  private readonly granting = new Map<string, Promise<void>>();
+  /** Requests admitted from a lease and not yet taken in the store, by account. */
+  private readonly untaken = new Map<string, number>();
+  private readonly drained = new Map<string, Array<() => void>>();
+
+  constructor(
+    private readonly store: StateStore,
+    private readonly windowSeconds: number,
+  ) {}
+
+  /**
+   * Admits a request of `caller` at `at` from its account's lease (windowed: it takes a slot of the
+   * window), or says why not; a refusal is counted in the store, as admission counts it.
+   */
+  async admit(caller: Caller, at: Date, windowed: boolean, routeClass: string): Promise<LeaseOutcome> {
+    const id = caller.account.account_id;
+    const plan = PLANS[caller.account.plan];
+    const windowStart = Math.floor(at.getTime() / (this.windowSeconds * 1000)) * this.windowSeconds * 1000;
+    for (;;) {
+      const lease = this.leases.get(id);
+      const stale = lease && (lease.windowLimit !== plan.requestsPerMinute || lease.planRequests !== plan.monthlyRequests);
+      if (!lease || lease.windowStart !== windowStart || stale) {
+        await this.grant(caller, at, windowStart, windowed);
+        continue;
+      }
+      if (windowed && lease.slots === 0) {
+        if (lease.full) return this.refuse(caller, at, routeClass, lease, 'window');
+        await this.grant(caller, at, windowStart, true);
+        continue;
+      }
+      if (lease.requestsLeft <= 0) {
+        if (lease.exact) return this.refuse(caller, at, routeClass, lease, 'requests');
+        await this.drain(id);
+        await this.grant(caller, at, windowStart, false);
+        continue;
+      }
+      if (windowed) lease.slots--;
+      lease.requestsLeft--;
+      lease.requestsUsed++;
+      lease.exact = false;
+      this.untaken.set(id, (this.untaken.get(id) ?? 0) + 1);
+      return { lease, refusal: null };
+    }
+  }
+
+  /**
+   * A request admitted from the account's lease has been taken in the store (or refused there): it no
+   * longer counts as untaken. `records` is where the month stands after it, when the store said;
+   * `returned`: its monthly request is not counted after all (answered 429, or refused when taken).
+   */
+  taken(accountId: string, records?: { used: number; reserved: number }, returned = false): void {
+    const lease = this.leases.get(accountId);
+    if (lease && records) {
+      lease.recordsUsed = records.used;
+      lease.recordsReserved = records.reserved;
+    }
+    if (lease && returned) {
+      lease.requestsUsed--;
+      lease.requestsLeft++;
+    }
+    const left = (this.untaken.get(accountId) ?? 1) - 1;
+    if (left > 0) {
+      this.untaken.set(accountId, left);
+      return;
+    }
+    this.untaken.delete(accountId);
+    for (const wake of this.drained.get(accountId) ?? []) wake();
+    this.drained.delete(accountId);
+  }
+
+  /** Where the account's lease stands now (undefined without one in the current window). */
+  current(accountId: string, at: Date): Lease | undefined {
+    const lease = this.leases.get(accountId);
+    const windowStart = Math.floor(at.getTime() / (this.windowSeconds * 1000)) * this.windowSeconds * 1000;
+    return lease?.windowStart === windowStart ? lease : undefined;
+  }
+
+  /** Gives the account's unused slots back (its requests now go another way: a changed billing model). */
+  async release(accountId: string): Promise<void> {
+    await this.granting.get(accountId);
+    const lease = this.leases.get(accountId);
+    this.leases.delete(accountId);
+    if (lease) await this.giveBack(accountId, lease);
+  }
+
+  /** Gives every unused slot back: the server stops. */
+  async close(): Promise<void> {
+    await Promise.all([...this.granting.values()]);
+    const leases = [...this.leases];
+    this.leases.clear();
+    for (const [accountId, lease] of leases) await this.giveBack(accountId, lease);
+  }
+
+  private async giveBack(accountId: string, lease: Lease): Promise<void> {
+    if (lease.slots > 0) await this.store.query(RETURN, [accountId, new Date(lease.windowStart), lease.slots]);
+  }
+
+  /** One grant at a time for an account; a request waiting on another's grant looks again when it ends. */
+  private async grant(caller: Caller, at: Date, windowStart: number, slots: boolean): Promise<void> {
+    const id = caller.account.account_id;
+    const under = this.granting.get(id);
+    if (under) return under;
+    const work = this.runGrant(caller, at, windowStart, slots).finally(() => this.granting.delete(id));
+    this.granting.set(id, work);
+    return work;
+  }
+
+  private async runGrant(caller: Caller, at: Date, windowStart: number, slots: boolean): Promise<void> {
+    const { account } = caller;
+    const id = account.account_id;
+    const plan = PLANS[account.plan];
+    const old = this.leases.get(id);
+    const same = old?.windowStart === windowStart && old.windowLimit === plan.requestsPerMinute;
+    // A lease of the same window under another plan gives its slots back before the grant counts the window.
+    if (old && !same) {
+      this.leases.delete(id);
+      if (old.windowStart === windowStart) await this.giveBack(id, old);
+    }
+    const want = slots ? Math.max(1, Math.ceil(plan.requestsPerMinute / SHARE)) : 0;
+    const untaken = this.untaken.get(id) ?? 0;
+    const [row] = await this.store.query<LeaseRow>(LEASE, [
+      id,
+      caller.keyId,
+      at,
+      plan.requestsPerMinute,
+      this.windowSeconds,
+      plan.monthlyRequests,
+      account.created_at,
+      want,
+    ]);
+    const held = same ? old.slots : 0;
+    const lease: Lease = {
+      windowStart,
+      windowReset: new Date(row!.window_reset),
+      windowLimit: plan.requestsPerMinute,
+      planRequests: plan.monthlyRequests,
+      slots: held + row!.granted,
+      taken: row!.window_used + row!.granted,
+      full: row!.granted < want,
+      // The requests admitted and not yet taken are not in the store's figures.
+      requestsUsed: Number(row!.requests_used) + untaken,
+      requestsLeft: Number(row!.requests_left) - untaken,
+      exact: untaken === 0,
+      recordsUsed: Number(row!.records_used),
+      recordsReserved: Number(row!.records_reserved),
+    };
+    this.leases.set(id, lease);
+  }
+
+  /** Resolves once every request admitted from the account's lease is taken in the store. */
+  private drain(accountId: string): Promise<void> {
+    if (!this.untaken.get(accountId)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiting = this.drained.get(accountId) ?? [];
+      waiting.push(resolve);
+      this.drained.set(accountId, waiting);
+    });
+  }
+
+  private async refuse(caller: Caller, at: Date, routeClass: string, lease: Lease, refusal: 'window' | 'requests'): Promise<LeaseOutcome> {
+    await this.store.query(REFUSE, [caller.account.account_id, at, routeClass, caller.keyId]);
+    return { lease, refusal };
+  }
+}

@@ -1,0 +1,102 @@
+import { expect } from 'chai';
+import { startTestAppWithCatalog, type TestApp } from '../support/app.js';
+
+// Leases of the request window on the embedded store (ADR 0013): a records-model request is admitted
+// in memory from slots its server took in the store beforehand, and taken in the store when it settles.
+
+const NOW = new Date('2026-11-25T10:00:30Z');
+const noWait = { noWait: true };
+
+describe('leases of the request window (embedded store)', function () {
+  this.timeout(240_000);
+  let app: TestApp;
+
+  before(async function () {
+    // Leases are the embedded store's: a shared PostgreSQL admits each request in the store.
+    if (process.env.TEST_STATE_STORE === 'postgres') this.skip();
+    app = await startTestAppWithCatalog({ jobs: 120, seed: 5 });
+  });
+  beforeEach(() => app?.setNow(NOW));
+  after(async () => {
+    app?.setNow(undefined);
+    await app?.close();
+  });
+
+  const num = (r: { headers: Headers }, name: string) => Number(r.headers.get(name));
+  const windowRow = async (accountId: string) => {
+    const [row] = await app.store.query<{ used: number }>('SELECT used FROM rate_windows WHERE account_id = $1', [accountId]);
+    return row?.used;
+  };
+  const requestsOf = async (accountId: string) => {
+    await app.service.ctx.meter.idle();
+    const [row] = await app.store.query<{ used: number; rows: number }>(
+      `SELECT (SELECT requests_used::int FROM usage_months WHERE account_id = $1 AND month = '2026-11-01') AS used,
+              (SELECT count(*)::int FROM ledger WHERE account_id = $1 AND counted) AS rows`,
+      [accountId],
+    );
+    return row!;
+  };
+
+  it('holds a quarter of the window in the store before admitting from it, and reports the window as used by requests', async () => {
+    const { key, accountId } = await app.account({ plan: 'free' });
+    const first = await app.api.get('/v1/jobs?limit=1', { key, ...noWait });
+    expect(first.status).to.equal(200);
+    expect(num(first, 'RateLimit-Remaining')).to.equal(29);
+    // Eight slots of the 30 (a quarter, rounded up) are taken in the store, one of them used.
+    expect(await windowRow(accountId)).to.equal(8);
+    for (let i = 0; i < 8; i++) expect((await app.api.get('/v1/jobs?limit=1', { key, ...noWait })).status).to.equal(200);
+    expect(await windowRow(accountId)).to.equal(16);
+    expect(await requestsOf(accountId)).to.deep.equal({ used: 9, rows: 9 });
+  });
+
+  it('gives the unused slots back when its server stops: a restart within the minute admits exactly the rest of the window', async () => {
+    const { key, accountId } = await app.account({ plan: 'free' });
+    for (let i = 0; i < 5; i++) expect((await app.api.get('/v1/jobs/count', { key, ...noWait })).status).to.equal(200);
+    await app.restart();
+    expect(await windowRow(accountId)).to.equal(5);
+    const results = await Promise.all(Array.from({ length: 40 }, () => app.api.get('/v1/jobs/count', { key, ...noWait })));
+    expect(results.filter((r) => r.status === 200)).to.have.length(25);
+    expect(results.filter((r) => r.status === 429)).to.have.length(15);
+    expect(await windowRow(accountId)).to.equal(30);
+    expect(await requestsOf(accountId)).to.deep.equal({ used: 30, rows: 30 });
+  });
+
+  it('admits exactly the monthly requests left to parallel clients, whether its count is fresh or the store changed under it', async () => {
+    const { key, accountId } = await app.account({ plan: 'paid-5k' });
+    expect((await app.api.get('/v1/jobs/count', { key })).status).to.equal(200);
+    // The store changes under the lease: three requests left. The call that takes a request refuses the rest.
+    await app.store.query('UPDATE usage_months SET requests_drawn = requests_granted - 3 WHERE account_id = $1', [accountId]);
+    const stale = await Promise.all(
+      Array.from({ length: 10 }, () => app.api.get<{ error: { code: string } }>('/v1/jobs?limit=2', { key, ...noWait })),
+    );
+    expect(stale.filter((r) => r.status === 200)).to.have.length(3);
+    expect(stale.filter((r) => r.status === 429).map((r) => r.body.error.code)).to.deep.equal(Array(7).fill('rate_limited'));
+    expect((await requestsOf(accountId)).rows).to.equal(4);
+
+    // The next window's lease reads three more requests left; ten parallel clients get exactly three.
+    await app.store.query('UPDATE usage_months SET requests_drawn = requests_granted - 3 WHERE account_id = $1', [accountId]);
+    app.setNow(new Date(NOW.getTime() + 60_000));
+    const fresh = await Promise.all(Array.from({ length: 10 }, () => app.api.get('/v1/jobs?limit=2', { key, ...noWait })));
+    expect(fresh.filter((r) => r.status === 200)).to.have.length(3);
+    expect(fresh.filter((r) => r.status === 429)).to.have.length(7);
+    const refused = fresh.find((r) => r.status === 429)!;
+    expect(num(refused, 'X-Data-Requests-Remaining')).to.equal(0);
+    expect((await requestsOf(accountId)).rows).to.equal(7);
+    const [refusals] = await app.store.query<{ refused: number }>(
+      'SELECT sum(refused)::int AS refused FROM refusals WHERE account_id = $1',
+      [accountId],
+    );
+    expect(refusals!.refused).to.equal(14);
+  });
+
+  it('gives the slots back when the account leaves the records model: the window counts only what was admitted', async () => {
+    const { key, accountId } = await app.account({ plan: 'paid-5k' });
+    for (let i = 0; i < 3; i++) expect((await app.api.get('/v1/jobs/count', { key, ...noWait })).status).to.equal(200);
+    expect(await windowRow(accountId)).to.equal(15);
+    await app.store.query("UPDATE accounts SET billing_model = 'requests' WHERE account_id = $1", [accountId]);
+    const next = await app.api.get('/v1/jobs/count', { key, ...noWait });
+    expect(next.status).to.equal(200);
+    expect(num(next, 'RateLimit-Remaining')).to.equal(56);
+    expect(await windowRow(accountId)).to.equal(4);
+  });
+});

@@ -36,32 +36,40 @@ const { values } = parseArgs({
   },
   strict: true,
 });
-const logger = pino({ level: 'silent' });
+const logger = pino({ level: process.env.BENCH_LOG ?? 'silent' });
 const root = await mkdtemp(join(tmpdir(), 'jps-bench-metering-'));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))]!;
 const PARQUET = '(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)';
 
-/** 1. Admissions a second: admit + settle (one record), 4 callers, round robin over 200 accounts. */
-async function admissions(store: PgliteStore, seconds: number) {
+let admissionRuns = 0;
+
+/**
+ * 1. Admissions a second: admit + settle (one record), 4 callers, 50 requests of each of 200 accounts in
+ * turn (a client's burst). `leases`: as a server on the embedded store admits them (ADR 0013: from a lease
+ * of the window held in memory, one store call a request), or each in the store (as on a shared store).
+ */
+async function admissions(store: PgliteStore, seconds: number, leases: boolean) {
   const callers: Caller[] = [];
   for (let i = 0; i < 200; i++) {
     const account = await createAccount(store, { plan: 'paid-500k' });
     const key = await issueKey(store, account.account_id);
     callers.push({ keyId: key.key_id, account: (await findAccount(store, account.account_id))! });
   }
-  // The clock moves a minute per 60 requests of an account so that no window fills up.
+  const RUN = 50;
+  const tag = `${leases ? 'l' : 'e'}${++admissionRuns}`;
+  // The clock moves a minute once every account has had its run, so that no window fills up.
   let n = 0;
-  const clock = () => new Date(Date.UTC(2026, 10, 2) + Math.floor(n / callers.length / 50) * 60_000);
-  const meter = new Meter(store, clock, logger);
+  const clock = () => new Date(Date.UTC(2026, 10, 2) + Math.floor(n / (callers.length * RUN)) * 60_000);
+  const meter = new Meter(store, clock, logger, null, { leases });
   const latencies: number[] = [];
   const until = performance.now() + seconds * 1000;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: 4 }, async () => {
       while (performance.now() < until) {
-        const caller = callers[n % callers.length]!;
-        const requestId = `req_bench_${n++}`;
+        const caller = callers[Math.floor(n / RUN) % callers.length]!;
+        const requestId = `req_bench_${tag}_${n++}`;
         const t0 = performance.now();
         const { ticket, refusal } = await meter.admit(caller, {
           requestId,
@@ -77,12 +85,16 @@ async function admissions(store: PgliteStore, seconds: number) {
     }),
   );
   const perSecond = latencies.length / ((performance.now() - started) / 1000);
-  const [ledgerRows] = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger');
-  const [charged] = await store.query<{ n: number }>('SELECT sum(records_used)::int AS n FROM usage_months');
+  await meter.stop();
+  const ids = callers.map((c) => c.account.account_id);
+  const [ledgerRows] = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger WHERE account_id = ANY($1)', [ids]);
+  const [charged] = await store.query<{ n: number }>('SELECT sum(records_used)::int AS n FROM usage_months WHERE account_id = ANY($1)', [
+    ids,
+  ]);
   if (ledgerRows!.n !== latencies.length || charged!.n !== latencies.length)
     throw new Error(`ledger ${ledgerRows!.n} rows, ${charged!.n} records charged, for ${latencies.length} requests`);
   console.log(
-    `admissions  ${perSecond.toFixed(0)} admitted and settled a second (embedded store, 4 callers); admit+settle median ${median(latencies).toFixed(3)} ms, p99 ${p99(latencies).toFixed(3)} ms`,
+    `admissions  ${leases ? 'leased' : 'exact '} ${perSecond.toFixed(0)} admitted and settled a second (embedded store, 4 callers); admit+settle median ${median(latencies).toFixed(3)} ms, p99 ${p99(latencies).toFixed(3)} ms`,
   );
   return {
     accountId: callers[0]!.account.account_id,
@@ -117,7 +129,7 @@ async function analytics(store: PgliteStore, engine: QueryEngine, accountId: str
                   TIMESTAMPTZ '${day} 00:00:00+00' + to_milliseconds((i * 86399999 // ${perDay})::BIGINT) AS occurred_at,
                   'GET' AS method, '/v1/jobs' AS route, ['jobs_list', 'jobs_search', 'jobs_get', 'jobs_count'][1 + i % 4] AS route_class,
                   (CASE WHEN i % 50 = 0 THEN 400 ELSE 200 END)::SMALLINT AS status, (i % 51)::BIGINT AS records_charged,
-                  0::BIGINT AS overage_micros, 'included' AS settlement_status
+                  0::BIGINT AS overage_micros, 'included' AS settlement_status, true AS counted
            FROM range(${perDay}) t(i)
            ORDER BY account_id, seq
          ) TO $path ${PARQUET}`,
@@ -172,7 +184,7 @@ async function writeYear(store: PgliteStore, dir: string, first: string, perDay:
                   $first::TIMESTAMPTZ + to_milliseconds(((i // ${rowsPer}) // ${perDay} * 86400000 + (i // ${rowsPer}) % ${perDay} * ${slice} + i % ${rowsPer} * ${Math.floor(slice / rowsPer)})::BIGINT) AS occurred_at,
                   'GET' AS method, '/v1/jobs' AS route, ['jobs_list', 'jobs_search', 'jobs_get', 'jobs_count'][1 + i % 4] AS route_class,
                   (CASE WHEN i % 50 = 0 THEN 400 ELSE 200 END)::SMALLINT AS status, (i % 51)::BIGINT AS records_charged,
-                  (i % 7 * 100)::BIGINT AS overage_micros, 'included' AS settlement_status
+                  (i % 7 * 100)::BIGINT AS overage_micros, 'included' AS settlement_status, true AS counted
            FROM range(${count * rowsPer}) t(i)
            ORDER BY g, account_id, seq
          ) TO $stage (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (g))`,
@@ -319,10 +331,19 @@ try {
   if (!values['year-only']) {
     const store = await PgliteStore.open(join(root, 'state'));
     await migrate(store);
-    const measured = await admissions(store, Number(values.seconds));
-    results.admissions = measured.figures;
+    // Each request in the store, then from leases, twice in turn: side by side on one store.
+    const runs: { exact: unknown[]; leased: unknown[] } = { exact: [], leased: [] };
+    let measured: { accountId: string } | undefined;
+    for (let round = 0; round < 2; round++) {
+      for (const leases of [false, true]) {
+        const run = await admissions(store, Number(values.seconds), leases);
+        runs[leases ? 'leased' : 'exact'].push(run.figures);
+        measured ??= run;
+      }
+    }
+    results.admissions = runs;
     const engine = await QueryEngine.open({ timeoutMs: 600_000 });
-    results.analytics = await analytics(store, engine, measured.accountId, Number(values.rows));
+    results.analytics = await analytics(store, engine, measured!.accountId, Number(values.rows));
     engine.close();
     await store.close();
   }

@@ -37,15 +37,15 @@ describe('leases of the request window (embedded store)', function () {
     return row!;
   };
 
-  it('holds a quarter of the window in the store before admitting from it, and reports the window as used by requests', async () => {
+  it('holds a few slots of the window in the store (4, then 8, up to a quarter) before admitting from it, and reports the window as used by requests', async () => {
     const { key, accountId } = await app.account({ plan: 'free' });
     const first = await app.api.get('/v1/jobs?limit=1', { key, ...noWait });
     expect(first.status).to.equal(200);
     expect(num(first, 'RateLimit-Remaining')).to.equal(29);
-    // Eight slots of the 30 (a quarter, rounded up) are taken in the store, one of them used.
-    expect(await windowRow(accountId)).to.equal(8);
+    // Four slots of the 30 are taken in the store, one of them used; then eight, then a quarter of the window (8) at each grant.
+    expect(await windowRow(accountId)).to.equal(4);
     for (let i = 0; i < 8; i++) expect((await app.api.get('/v1/jobs?limit=1', { key, ...noWait })).status).to.equal(200);
-    expect(await windowRow(accountId)).to.equal(16);
+    expect(await windowRow(accountId)).to.equal(12);
     expect(await requestsOf(accountId)).to.deep.equal({ used: 9, rows: 9 });
   });
 
@@ -92,7 +92,7 @@ describe('leases of the request window (embedded store)', function () {
   it('gives the slots back when the account leaves the records model: the window counts only what was admitted', async () => {
     const { key, accountId } = await app.account({ plan: 'paid-5k' });
     for (let i = 0; i < 3; i++) expect((await app.api.get('/v1/jobs/count', { key, ...noWait })).status).to.equal(200);
-    expect(await windowRow(accountId)).to.equal(15);
+    expect(await windowRow(accountId)).to.equal(4);
     await app.store.query("UPDATE accounts SET billing_model = 'requests' WHERE account_id = $1", [accountId]);
     const next = await app.api.get('/v1/jobs/count', { key, ...noWait });
     expect(next.status).to.equal(200);

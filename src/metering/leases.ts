@@ -21,6 +21,8 @@ import { PLANS } from './plans.js';
  * window ends: an account that sends few requests loses few, one that sends many renews its lease seldom.
  */
 const FIRST = 4;
+/** Past this many accounts' leases, those of windows gone by are forgotten. */
+const KEPT = 10_000;
 const SHARE = 4;
 
 const LEASE = `SELECT * FROM meter_lease(p_account => $1, p_key => $2, p_at => $3, p_window_limit => $4, p_window_seconds => $5,
@@ -69,6 +71,8 @@ export class Leases {
   /** Requests admitted from a lease and not yet taken in the store, by account. */
   private readonly untaken = new Map<string, number>();
   private readonly drained = new Map<string, Array<() => void>>();
+  /** The window of the last sweep of past leases. */
+  private swept = 0;
 
   constructor(
     private readonly store: StateStore,
@@ -214,6 +218,16 @@ export class Leases {
       recordsReserved: Number(row!.records_reserved),
     };
     this.leases.set(id, lease);
+    // Once a window, at most: the sweep reads every lease.
+    if (this.leases.size > KEPT && windowStart > this.swept) {
+      this.swept = windowStart;
+      this.forgetBefore(windowStart);
+    }
+  }
+
+  /** Leases of windows before `windowStart` are forgotten: their slots are nobody's once the window has passed. */
+  private forgetBefore(windowStart: number): void {
+    for (const [accountId, lease] of this.leases) if (lease.windowStart < windowStart) this.leases.delete(accountId);
   }
 
   /** Resolves once every request admitted from the account's lease is taken in the store. */

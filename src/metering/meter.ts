@@ -219,7 +219,7 @@ export class Meter {
       admitted = { standing: leaseStanding(lease, caller, at), refusal };
     } else {
       // An account whose requests no longer come from a lease (its billing model changed) gives its slots back first.
-      await this.leases?.release(caller.account.account_id);
+      if (this.leases && !this.leased(caller)) await this.leases.release(caller.account.account_id);
       admitted = await this.runAdmit(this.store, caller, info, at);
     }
     const { standing } = admitted;

@@ -18,6 +18,7 @@ DROP FUNCTION IF EXISTS meter_admit(text, text, text, timestamptz, text, text, t
 DROP FUNCTION IF EXISTS meter_settle(text, timestamptz, date, integer, text, bigint, bigint, bigint, bigint, boolean, boolean, text, text, boolean, bigint, bigint);
 DROP FUNCTION IF EXISTS meter_reserve(text, date, bigint, bigint, text, timestamptz, bigint);
 DROP FUNCTION IF EXISTS meter_settle(text, timestamptz, date, integer, text, bigint, bigint, bigint, bigint, boolean, boolean, text, text, boolean, bigint, bigint, bigint, bigint);
+DROP FUNCTION IF EXISTS meter_draw(text, text, text, timestamptz, text, text, text, text);
 
 CREATE OR REPLACE FUNCTION meter_month(p_at timestamptz) RETURNS date
 LANGUAGE sql IMMUTABLE AS $$
@@ -69,9 +70,18 @@ BEGIN
     requests_used = u.requests_used + (u.month = meter_month(p_at))::int
   FROM (SELECT month FROM usage_months WHERE account_id = p_account AND (month = p_draw OR month = meter_month(p_at)) ORDER BY month FOR UPDATE) o
   WHERE u.account_id = p_account AND u.month = o.month;
-  INSERT INTO ledger (request_id, account_id, api_key_id, occurred_at, method, route, route_class, settlement_status, drawn_month, node_id, counted)
-  VALUES (p_request, p_account, p_key, p_at, p_method, p_route, p_class, 'pending', p_draw, p_node, true);
+  PERFORM meter_ledger_pending(p_request, p_account, p_key, p_at, p_method, p_route, p_class, p_draw, p_node);
 END
+$$;
+
+-- The ledger row of a request taken, pending settlement.
+CREATE OR REPLACE FUNCTION meter_ledger_pending(
+  p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text,
+  p_draw date, p_node text
+) RETURNS void
+LANGUAGE sql AS $$
+  INSERT INTO ledger (request_id, account_id, api_key_id, occurred_at, method, route, route_class, settlement_status, drawn_month, node_id, counted)
+  VALUES (p_request, p_account, p_key, p_at, p_method, p_route, p_class, 'pending', p_draw, p_node, true)
 $$;
 
 -- A refused request leaves no trace but its count, for analytics (refused).
@@ -220,31 +230,47 @@ LANGUAGE sql AS $$
   UPDATE rate_windows SET used = greatest(0, used - p_slots) WHERE account_id = p_account AND window_start = p_window_start
 $$;
 
--- A request admitted from a lease, taken: one monthly request drawn from the oldest grant with room and
--- its ledger row written, pending, as admission takes it; drawn false (a refusal, counted, nothing
--- taken) when no monthly request is left. The window row is locked first, as admission locks it.
-CREATE OR REPLACE FUNCTION meter_draw(
-  p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text, p_node text
-) RETURNS TABLE (drawn boolean, requests_used bigint, requests_left bigint)
+-- One monthly request drawn for a request admitted from a lease: from the oldest grant with room (the
+-- room checked on the row's latest version, so two servers of one store never draw the same request),
+-- counted in the month of p_at. The month drawn, or NULL when none is left (the refusal counted,
+-- nothing taken). The months are changed oldest first, in the order admission and settlement lock them.
+CREATE OR REPLACE FUNCTION meter_draw_request(p_account text, p_key text, p_at timestamptz, p_class text) RETURNS date
 LANGUAGE plpgsql AS $$
 DECLARE
   v_month date := meter_month(p_at);
-  v_left bigint;
-  v_used bigint;
   v_draw date;
 BEGIN
-  PERFORM 1 FROM rate_windows WHERE account_id = p_account FOR UPDATE;
-  SELECT coalesce(sum(requests_granted - requests_drawn), 0), coalesce(max(u.requests_used) FILTER (WHERE month = v_month), 0),
-         min(month) FILTER (WHERE requests_drawn < requests_granted)
-  INTO v_left, v_used, v_draw
-  FROM usage_months u WHERE account_id = p_account AND month BETWEEN (v_month - interval '12 months')::date AND v_month;
-  IF v_left <= 0 THEN
+  FOR i IN 1..2 LOOP
+    UPDATE usage_months u SET requests_drawn = u.requests_drawn + 1, requests_used = u.requests_used + (u.month = v_month)::int
+    WHERE u.account_id = p_account AND u.requests_drawn < u.requests_granted
+      AND u.month = (SELECT min(month) FROM usage_months
+                     WHERE account_id = p_account AND month BETWEEN (v_month - interval '12 months')::date AND v_month
+                       AND requests_drawn < requests_granted)
+    RETURNING u.month INTO v_draw;
+    EXIT WHEN FOUND;
+  END LOOP;
+  IF v_draw IS NULL THEN
     PERFORM meter_count_refusal(p_account, p_at, p_class, p_key);
-    RETURN QUERY SELECT false, v_used, 0::bigint;
-    RETURN;
+  ELSIF v_draw <> v_month THEN
+    UPDATE usage_months SET requests_used = requests_used + 1 WHERE account_id = p_account AND month = v_month;
   END IF;
-  PERFORM meter_take_request(p_request, p_account, p_key, p_at, p_method, p_route, p_class, v_draw, p_node);
-  RETURN QUERY SELECT true, v_used + 1, v_left - 1;
+  RETURN v_draw;
+END
+$$;
+
+-- A request admitted from a lease, taken now: its monthly request drawn and its ledger row written,
+-- pending (an export's, deferred; a usage route's, which reads the ledger). drawn false: none was left.
+CREATE OR REPLACE FUNCTION meter_draw(
+  p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text, p_node text
+) RETURNS TABLE (drawn boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_draw date := meter_draw_request(p_account, p_key, p_at, p_class);
+BEGIN
+  IF v_draw IS NOT NULL THEN
+    PERFORM meter_ledger_pending(p_request, p_account, p_key, p_at, p_method, p_route, p_class, v_draw, p_node);
+  END IF;
+  RETURN QUERY SELECT v_draw IS NOT NULL;
 END
 $$;
 
@@ -316,6 +342,25 @@ BEGIN
 END
 $$;
 
+-- The common charge in one statement: p_month takes p_records when they fit (the row is locked and its
+-- room checked on its latest version; p_force: they were reserved), within the allowance first, then
+-- as overage at p_price. No row when the month has no row yet or the records do not fit. over: the
+-- records charged past the allowance.
+CREATE OR REPLACE FUNCTION meter_charge_records(
+  p_account text, p_month date, p_records bigint, p_allowance bigint, p_force boolean,
+  p_overage_enabled boolean, p_price bigint, p_limit_cents bigint
+) RETURNS TABLE (records_used bigint, records_reserved bigint, over bigint)
+LANGUAGE sql AS $$
+  UPDATE usage_months u SET
+    records_used = u.records_used + p_records,
+    overage_records = u.overage_records + greatest(0, u.records_used + p_records - p_allowance) - greatest(0, u.records_used - p_allowance),
+    overage_used_micros = u.overage_used_micros
+      + (greatest(0, u.records_used + p_records - p_allowance) - greatest(0, u.records_used - p_allowance)) * coalesce(p_price, 0)
+  WHERE u.account_id = p_account AND u.month = p_month
+    AND (p_force OR coalesce(p_records <= meter_records_room(u, p_allowance, p_overage_enabled, p_price, p_limit_cents), true))
+  RETURNING u.records_used, u.records_reserved, greatest(0, u.records_used - p_allowance) - greatest(0, u.records_used - p_records - p_allowance)
+$$;
+
 -- Records model: the records are charged to p_month, within the allowance first, then as overage at
 -- p_price up to the account's limit (p_overage_enabled and p_limit_cents: the caller's, read with the key).
 CREATE OR REPLACE FUNCTION meter_settle_records(
@@ -347,17 +392,8 @@ BEGIN
   END IF;
 
   IF p_release = 0 THEN
-    -- The common charge in one statement: the month takes the records when they fit (the row is
-    -- locked and the room checked on its latest version).
-    UPDATE usage_months u SET
-      records_used = u.records_used + p_records,
-      overage_records = u.overage_records + greatest(0, u.records_used + p_records - p_allowance) - greatest(0, u.records_used - p_allowance),
-      overage_used_micros = u.overage_used_micros
-        + (greatest(0, u.records_used + p_records - p_allowance) - greatest(0, u.records_used - p_allowance)) * coalesce(p_price, 0)
-    WHERE u.account_id = p_account AND u.month = p_month
-      AND (p_force OR coalesce(p_records <= meter_records_room(u, p_allowance, p_overage_enabled, p_price, p_limit_cents), true))
-    RETURNING u.records_used, u.records_reserved, greatest(0, u.records_used - p_allowance) - greatest(0, u.records_used - p_records - p_allowance)
-    INTO v_used, v_reserved, v_over;
+    SELECT c.records_used, c.records_reserved, c.over INTO v_used, v_reserved, v_over
+    FROM meter_charge_records(p_account, p_month, p_records, p_allowance, p_force, p_overage_enabled, p_price, p_limit_cents) c;
     IF FOUND THEN
       v_settlement := CASE WHEN v_over > 0 THEN 'overage' ELSE 'included' END;
       IF NOT meter_settle_ledger(p_request, p_account, p_status, p_class, v_settlement, p_records, v_over * coalesce(p_price, 0), v_over, 0, 0, 0) THEN
@@ -394,8 +430,11 @@ BEGIN
 END
 $$;
 
--- A request admitted from a lease, taken and settled in one call (meter_draw, then meter_settle_records):
--- outcome 'requests' when no monthly request was left (nothing taken, the settlement's columns NULL).
+-- A request admitted from a lease, taken and settled in one call: its monthly request drawn
+-- (meter_draw_request), then, for an answer with nothing to charge or records that fit, its ledger row
+-- written settled (what meter_settle_records would make of a pending row); any other (records that do
+-- not fit, a 429) is written pending and settled by meter_settle_records. Outcome 'requests' when no
+-- monthly request was left (nothing taken, the settlement's columns NULL).
 CREATE OR REPLACE FUNCTION meter_settle_leased(
   p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text, p_node text,
   p_month date, p_status integer, p_records bigint, p_allowance bigint, p_force boolean, p_void boolean,
@@ -405,15 +444,40 @@ CREATE OR REPLACE FUNCTION meter_settle_leased(
   charged boolean, records_used bigint, records_reserved bigint, overage_micros bigint, settlement text
 )
 LANGUAGE plpgsql AS $$
+#variable_conflict use_column
 DECLARE
-  d record;
+  v_draw date := meter_draw_request(p_account, p_key, p_at, p_class);
+  v_refused boolean := p_void OR p_status >= 400;
+  v_settlement text;
+  c record;
 BEGIN
-  SELECT * INTO d FROM meter_draw(p_request, p_account, p_key, p_at, p_method, p_route, p_class, p_node);
-  IF NOT d.drawn THEN
-    RETURN QUERY SELECT 'requests'::text, d.requests_used, d.requests_left, false, NULL::bigint, NULL::bigint, 0::bigint, NULL::text;
+  IF v_draw IS NULL THEN
+    RETURN QUERY SELECT 'requests'::text,
+      (SELECT u.requests_used FROM usage_months u WHERE u.account_id = p_account AND u.month = meter_month(p_at)),
+      0::bigint, false, NULL::bigint, NULL::bigint, 0::bigint, NULL::text;
     RETURN;
   END IF;
-  RETURN QUERY SELECT 'admitted'::text, d.requests_used, d.requests_left, s.charged, s.records_used, s.records_reserved, s.overage_micros, s.settlement
+  IF p_status <> 429 AND (v_refused OR p_records = 0) THEN
+    v_settlement := CASE WHEN v_refused THEN 'not_charged' ELSE 'included' END;
+    INSERT INTO ledger (request_id, account_id, api_key_id, occurred_at, method, route, route_class, status, settlement_status, drawn_month, node_id, counted)
+    VALUES (p_request, p_account, p_key, p_at, p_method, p_route, p_class, p_status, v_settlement, v_draw, p_node, true);
+    RETURN QUERY SELECT 'admitted'::text, NULL::bigint, NULL::bigint, true, NULL::bigint, NULL::bigint, 0::bigint, v_settlement;
+    RETURN;
+  END IF;
+  IF p_status <> 429 THEN
+    SELECT * INTO c FROM meter_charge_records(p_account, p_month, p_records, p_allowance, p_force, p_overage_enabled, p_price, p_limit_cents);
+    IF FOUND THEN
+      v_settlement := CASE WHEN c.over > 0 THEN 'overage' ELSE 'included' END;
+      INSERT INTO ledger (request_id, account_id, api_key_id, occurred_at, method, route, route_class, status, records_charged,
+        overage_micros, overage_records, settlement_status, drawn_month, node_id, counted)
+      VALUES (p_request, p_account, p_key, p_at, p_method, p_route, p_class, p_status, p_records,
+        c.over * coalesce(p_price, 0), c.over, v_settlement, v_draw, p_node, true);
+      RETURN QUERY SELECT 'admitted'::text, NULL::bigint, NULL::bigint, true, c.records_used, c.records_reserved, c.over * coalesce(p_price, 0), v_settlement;
+      RETURN;
+    END IF;
+  END IF;
+  PERFORM meter_ledger_pending(p_request, p_account, p_key, p_at, p_method, p_route, p_class, v_draw, p_node);
+  RETURN QUERY SELECT 'admitted'::text, NULL::bigint, NULL::bigint, s.charged, s.records_used, s.records_reserved, s.overage_micros, s.settlement
   FROM meter_settle_records(p_request, p_account, p_month, p_status, p_class, p_records, p_allowance, 0, p_force, p_void,
     p_overage_enabled, p_price, p_limit_cents) s;
 END

@@ -116,7 +116,8 @@ export async function charge(ctx: AppContext, res: Response, records: number, op
   const charged = await ctx.meter.settle(ticket, { status: res.statusCode, records, ...(options.free ? { void: true } : {}) });
   ticket.meterMs += performance.now() - started;
   setMeteringHeaders(res, ticket.standing, ticket.at);
-  // What metering added to this response: admission and charging, each one call of the state store.
+  // What metering added to this response: admission and charging (a call of the state store each, or
+  // one call in all for a request admitted from a lease).
   res.append('Server-Timing', `meter;dur=${ticket.meterMs.toFixed(3)}`);
   if (!charged) throw ticket.refusal ? refused(ticket.refusal, ticket) : dataLimitExceeded(ticket, records);
   // The client may have gone while the store charged it: look again before the first byte.

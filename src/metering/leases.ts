@@ -30,14 +30,18 @@ const LEASE = `SELECT * FROM meter_lease(p_account => $1, p_key => $2, p_at => $
 const RETURN = 'SELECT meter_lease_return($1, $2, $3)';
 const REFUSE = 'SELECT meter_count_refusal($1, $2, $3, $4)';
 
-interface LeaseRow {
-  granted: number;
+/** Where the account stands, as admission and a lease's grant say it. */
+export interface StandingRow {
   window_used: number;
   window_reset: Date;
   requests_used: string | number;
   requests_left: string | number;
   records_used: string | number;
   records_reserved: string | number;
+}
+
+interface LeaseRow extends StandingRow {
+  granted: number;
 }
 
 /** One account's lease, for one window and one plan. */

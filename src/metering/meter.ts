@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Queryable, StateStore } from '../db/state-store.js';
 import type { AccountRow } from './accounts.js';
 import type { Caller } from './keys.js';
-import { Leases, type Lease } from './leases.js';
+import { Leases, type Lease, type StandingRow } from './leases.js';
 import { monthKey, monthOf } from './months.js';
 import { PLANS } from './plans.js';
 import { DAILY_FREE_UNITS, leastMicros, requestUnits, unitMicros, type RouteClass } from './prices.js';
@@ -20,14 +20,10 @@ const ROLLBACK = new Error('peek: rolled back');
 const call = (fn: string, names: string[], casts: Record<string, string> = {}) =>
   `${fn}(${names.map((name, i) => `${name} => $${i + 1}${casts[name] ?? ''}`).join(', ')})`;
 
+/** What a request taken in the store is: its ledger row's own columns. */
+const REQUEST_ARGS = ['p_request', 'p_account', 'p_key', 'p_at', 'p_method', 'p_route', 'p_class'];
 const ADMIT_ARGS = [
-  'p_request',
-  'p_account',
-  'p_key',
-  'p_at',
-  'p_method',
-  'p_route',
-  'p_class',
+  ...REQUEST_ARGS,
   'p_windowed',
   'p_window_limit',
   'p_window_seconds',
@@ -78,15 +74,9 @@ const SETTLE = {
   records: `SELECT * FROM ${call('meter_settle_records', SETTLE_RECORDS_ARGS, { p_month: '::date' })}`,
   requests: `SELECT * FROM ${call('meter_settle_requests', SETTLE_REQUESTS_ARGS, { p_month: '::date' })}`,
 };
+const DRAW_ARGS = [...REQUEST_ARGS, 'p_node'];
 const SETTLE_LEASED_ARGS = [
-  'p_request',
-  'p_account',
-  'p_key',
-  'p_at',
-  'p_method',
-  'p_route',
-  'p_class',
-  'p_node',
+  ...DRAW_ARGS,
   'p_month',
   'p_status',
   'p_records',
@@ -99,7 +89,7 @@ const SETTLE_LEASED_ARGS = [
 ];
 /** A request admitted from a lease, taken and settled in one call (records model, the embedded store). */
 const SETTLE_LEASED = `SELECT * FROM ${call('meter_settle_leased', SETTLE_LEASED_ARGS, { p_month: '::date' })}`;
-const DRAW = `SELECT * FROM ${call('meter_draw', SETTLE_LEASED_ARGS.slice(0, 8))}`;
+const DRAW = `SELECT * FROM ${call('meter_draw', DRAW_ARGS)}`;
 const RESERVE_ARGS = ['p_account', 'p_month', 'p_records', 'p_allowance', 'p_key', 'p_at', 'p_daily_free', 'p_units', 'p_unit_micros'];
 const RESERVE = `SELECT ${call('meter_reserve', RESERVE_ARGS, { p_month: '::date' })} AS reserved`;
 const REFUND = 'SELECT meter_refund($1, $2) AS refunded';
@@ -154,14 +144,8 @@ export interface Ticket {
   refusal?: Refusal;
 }
 
-interface AdmitRow {
+interface AdmitRow extends StandingRow {
   outcome: 'admitted' | Refusal;
-  window_used: number;
-  window_reset: Date;
-  requests_used: string | number;
-  requests_left: string | number;
-  records_used: string | number;
-  records_reserved: string | number;
 }
 
 interface LeasedSettleRow extends SettleRow {

@@ -197,10 +197,11 @@ $$;
 
 -- Leases of the request window (ADR 0013; records model, the embedded store, which one process holds):
 -- a server takes up to p_want slots of the account's current window at once and admits requests from
--- them in memory; each such request is taken (meter_draw) when it is settled or deferred, in the one
--- call that settles it (meter_settle_leased). The lease also says where the account stands, the months'
--- grants brought up to the plan as admission brings them (meter_admit, taking nothing). window_used is
--- the window's use before this grant, slots granted earlier included.
+-- them in memory; each such request is taken (its monthly request drawn, its ledger row written) by
+-- the one call that settles it (meter_settle_leased), or by meter_draw when it is taken earlier. The
+-- lease also says where the account stands, the months' grants brought up to the plan as admission
+-- brings them (meter_admit, taking nothing). window_used is the window's use before this grant, slots
+-- granted earlier included.
 CREATE OR REPLACE FUNCTION meter_lease(
   p_account text, p_key text, p_at timestamptz, p_window_limit integer, p_window_seconds integer,
   p_plan_requests bigint, p_since timestamptz, p_want integer

@@ -5,7 +5,8 @@
 
 import { recordsLeft, windowLeft } from '../metering/standing.js';
 import type { NextFunction, Request, Response } from 'express';
-import type { RequestInfo, Standing, Ticket } from '../metering/meter.js';
+import type { RequestInfo, Ticket } from '../metering/meter.js';
+import type { Standing } from '../metering/standing.js';
 import { DAILY_FREE_UNITS } from '../metering/prices.js';
 import { dataLimitExceeded, refused } from '../metering/refusals.js';
 import { callerOf } from './auth.js';

@@ -3,7 +3,7 @@
 // tools take none. With the session's confirmation level asking for it, a spending call first answers
 // with its cost and runs only when called again with confirm: true.
 
-import type { Standing } from '../metering/meter.js';
+import type { Standing } from '../metering/standing.js';
 import { recordsLeft, windowLeft } from '../metering/standing.js';
 import { requestUnits, unitMicros, type RouteClass } from '../metering/prices.js';
 import { dataLimitExceeded, refused } from '../metering/refusals.js';

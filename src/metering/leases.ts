@@ -13,7 +13,10 @@
 
 import type { StateStore } from '../db/state-store.js';
 import type { Caller } from './keys.js';
+import { monthOf } from './months.js';
 import { PLANS } from './plans.js';
+import type { Standing } from './standing.js';
+import { call, REQUEST_ARGS } from './store-call.js';
 
 /**
  * Slots taken at once: FIRST for an account's first grant of a window, twice as many at each grant after
@@ -27,6 +30,22 @@ const SHARE = 4;
 
 const LEASE = `SELECT * FROM meter_lease(p_account => $1, p_key => $2, p_at => $3, p_window_limit => $4, p_window_seconds => $5,
   p_plan_requests => $6, p_since => $7, p_want => $8)`;
+const DRAW_ARGS = [...REQUEST_ARGS, 'p_node'];
+const SETTLE_LEASED_ARGS = [
+  ...DRAW_ARGS,
+  'p_month',
+  'p_status',
+  'p_records',
+  'p_allowance',
+  'p_force',
+  'p_void',
+  'p_overage_enabled',
+  'p_price',
+  'p_limit_cents',
+];
+/** A request admitted from a lease, taken and settled in one call (records model, the embedded store). */
+const SETTLE_LEASED = `SELECT * FROM ${call('meter_settle_leased', SETTLE_LEASED_ARGS, { p_month: '::date' })}`;
+const DRAW = `SELECT * FROM ${call('meter_draw', DRAW_ARGS)}`;
 const RETURN = 'SELECT meter_lease_return($1, $2, $3)';
 const REFUSE = 'SELECT meter_count_refusal($1, $2, $3, $4)';
 
@@ -38,6 +57,37 @@ export interface StandingRow {
   requests_left: string | number;
   records_used: string | number;
   records_reserved: string | number;
+}
+
+export interface LeasedSettleRow {
+  outcome: 'admitted' | 'requests';
+  requests_used: string | number;
+  requests_left: string | number;
+  charged: boolean;
+  records_used: string | number | null;
+  records_reserved: string | number | null;
+  overage_micros: string | number;
+  settlement: string | null;
+}
+
+/** A request admitted from a lease, as the store takes it (its ledger row's own columns). */
+export interface Taking {
+  requestId: string;
+  caller: Caller;
+  at: Date;
+  method: string;
+  route: string;
+  routeClass: string;
+  nodeId: string | null;
+}
+
+/** What a leased request is settled with (Meter's SettleOptions, resolved). */
+export interface LeasedSettlement {
+  month: string;
+  status: number;
+  records: number;
+  force: boolean;
+  void: boolean;
 }
 
 interface LeaseRow extends StandingRow {
@@ -53,7 +103,7 @@ export interface Lease {
   /** Slots held and not used yet. */
   slots: number;
   /** The window's use in the store: this lease's slots, used or not, included. */
-  taken: number;
+  inWindow: number;
   /** A grant found the window full: nothing frees a slot of it on this store but this server. */
   full: boolean;
   /** Grants of slots in this window so far. */
@@ -90,7 +140,7 @@ export class Leases {
   async admit(caller: Caller, at: Date, windowed: boolean, routeClass: string): Promise<LeaseOutcome> {
     const id = caller.account.account_id;
     const plan = PLANS[caller.account.plan];
-    const windowStart = Math.floor(at.getTime() / (this.windowSeconds * 1000)) * this.windowSeconds * 1000;
+    const windowStart = this.windowOf(at);
     for (;;) {
       const lease = this.leases.get(id);
       const stale = lease && (lease.windowLimit !== plan.requestsPerMinute || lease.planRequests !== plan.monthlyRequests);
@@ -118,12 +168,50 @@ export class Leases {
     }
   }
 
+  /** Takes and settles a request admitted from a lease, in one call of the store. */
+  async settle(taking: Taking, s: LeasedSettlement): Promise<LeasedSettleRow> {
+    const { account } = taking.caller;
+    let row: LeasedSettleRow | undefined;
+    try {
+      [row] = await this.store.query<LeasedSettleRow>(SETTLE_LEASED, [
+        ...takingArgs(taking),
+        s.month,
+        s.status,
+        s.records,
+        PLANS[account.plan].monthlyRecords,
+        s.force,
+        s.void,
+        account.overage_enabled,
+        account.overage_price_micros,
+        account.overage_limit_cents,
+      ]);
+    } finally {
+      const month =
+        row && row.records_used !== null ? { used: Number(row.records_used), reserved: Number(row.records_reserved) } : undefined;
+      // A request answered 429 gives its monthly request back; one refused when taken never had it.
+      const returned = row !== undefined && (row.outcome === 'requests' || !row.charged || s.status === 429);
+      this.taken(account.account_id, month, returned);
+    }
+    return row!;
+  }
+
+  /** Takes a request admitted from a lease now, its ledger row pending; false when no monthly request is left. */
+  async draw(taking: Taking): Promise<boolean> {
+    let row: { drawn: boolean } | undefined;
+    try {
+      [row] = await this.store.query<{ drawn: boolean }>(DRAW, takingArgs(taking));
+    } finally {
+      this.taken(taking.caller.account.account_id, undefined, row?.drawn === false);
+    }
+    return row!.drawn;
+  }
+
   /**
    * A request admitted from the account's lease has been taken in the store (or refused there): it no
    * longer counts as untaken. `records` is where the month stands after it, when the store said;
    * `returned`: its monthly request is not counted after all (answered 429, or refused when taken).
    */
-  taken(accountId: string, records?: { used: number; reserved: number }, returned = false): void {
+  private taken(accountId: string, records?: { used: number; reserved: number }, returned = false): void {
     const lease = this.leases.get(accountId);
     if (lease && records) {
       lease.recordsUsed = records.used;
@@ -146,8 +234,14 @@ export class Leases {
   /** Where the account's lease stands now (undefined without one in the current window). */
   current(accountId: string, at: Date): Lease | undefined {
     const lease = this.leases.get(accountId);
-    const windowStart = Math.floor(at.getTime() / (this.windowSeconds * 1000)) * this.windowSeconds * 1000;
+    const windowStart = this.windowOf(at);
     return lease?.windowStart === windowStart ? lease : undefined;
+  }
+
+  /** The start of the window `at` falls in, in ms. */
+  private windowOf(at: Date): number {
+    const ms = this.windowSeconds * 1000;
+    return Math.floor(at.getTime() / ms) * ms;
   }
 
   /** Gives the account's unused slots back (its requests now go another way: a changed billing model). */
@@ -211,7 +305,7 @@ export class Leases {
       windowLimit: plan.requestsPerMinute,
       planRequests: plan.monthlyRequests,
       slots: held + row!.granted,
-      taken: row!.window_used + row!.granted,
+      inWindow: row!.window_used + row!.granted,
       full: row!.granted < want,
       grants: grants + (row!.granted > 0 ? 1 : 0),
       // The requests admitted and not yet taken are not in the store's figures.
@@ -249,3 +343,32 @@ export class Leases {
     return { lease, refusal };
   }
 }
+
+/** Where an account stands after a request admitted from its lease (or refused by it). */
+export function leaseStanding(lease: Lease, caller: Caller, at: Date): Standing {
+  return {
+    model: 'records',
+    windowLimit: lease.windowLimit,
+    windowUsed: Math.min(lease.inWindow - lease.slots, lease.windowLimit),
+    windowReset: lease.windowReset,
+    requestsUsed: lease.requestsUsed,
+    requestsLeft: Math.max(0, lease.requestsLeft),
+    recordsUsed: lease.recordsUsed,
+    recordsLimit: PLANS[caller.account.plan].monthlyRecords,
+    recordsReserved: lease.recordsReserved,
+    recordsCharged: 0,
+    monthEnd: monthOf(at).end,
+  };
+}
+
+/** meter_draw's arguments. */
+const takingArgs = (t: Taking): unknown[] => [
+  t.requestId,
+  t.caller.account.account_id,
+  t.caller.keyId,
+  t.at,
+  t.method,
+  t.route,
+  t.routeClass,
+  t.nodeId,
+];

@@ -7,7 +7,9 @@ import type { Logger } from 'pino';
 import type { Queryable, StateStore } from '../db/state-store.js';
 import type { AccountRow } from './accounts.js';
 import type { Caller } from './keys.js';
-import { Leases, type Lease, type StandingRow } from './leases.js';
+import { leaseStanding, Leases, type StandingRow, type Taking } from './leases.js';
+import type { Standing } from './standing.js';
+import { call, REQUEST_ARGS } from './store-call.js';
 import { monthKey, monthOf } from './months.js';
 import { PLANS } from './plans.js';
 import { DAILY_FREE_UNITS, leastMicros, requestUnits, unitMicros, type RouteClass } from './prices.js';
@@ -16,12 +18,6 @@ export const WINDOW_SECONDS = 60;
 /** Thrown inside peek's transaction to roll it back. */
 const ROLLBACK = new Error('peek: rolled back');
 
-/** A call of a store function with named arguments, in the order given. */
-const call = (fn: string, names: string[], casts: Record<string, string> = {}) =>
-  `${fn}(${names.map((name, i) => `${name} => $${i + 1}${casts[name] ?? ''}`).join(', ')})`;
-
-/** What a request taken in the store is: its ledger row's own columns. */
-const REQUEST_ARGS = ['p_request', 'p_account', 'p_key', 'p_at', 'p_method', 'p_route', 'p_class'];
 const ADMIT_ARGS = [
   ...REQUEST_ARGS,
   'p_windowed',
@@ -74,22 +70,6 @@ const SETTLE = {
   records: `SELECT * FROM ${call('meter_settle_records', SETTLE_RECORDS_ARGS, { p_month: '::date' })}`,
   requests: `SELECT * FROM ${call('meter_settle_requests', SETTLE_REQUESTS_ARGS, { p_month: '::date' })}`,
 };
-const DRAW_ARGS = [...REQUEST_ARGS, 'p_node'];
-const SETTLE_LEASED_ARGS = [
-  ...DRAW_ARGS,
-  'p_month',
-  'p_status',
-  'p_records',
-  'p_allowance',
-  'p_force',
-  'p_void',
-  'p_overage_enabled',
-  'p_price',
-  'p_limit_cents',
-];
-/** A request admitted from a lease, taken and settled in one call (records model, the embedded store). */
-const SETTLE_LEASED = `SELECT * FROM ${call('meter_settle_leased', SETTLE_LEASED_ARGS, { p_month: '::date' })}`;
-const DRAW = `SELECT * FROM ${call('meter_draw', DRAW_ARGS)}`;
 const RESERVE_ARGS = ['p_account', 'p_month', 'p_records', 'p_allowance', 'p_key', 'p_at', 'p_daily_free', 'p_units', 'p_unit_micros'];
 const RESERVE = `SELECT ${call('meter_reserve', RESERVE_ARGS, { p_month: '::date' })} AS reserved`;
 const REFUND = 'SELECT meter_refund($1, $2) AS refunded';
@@ -106,21 +86,6 @@ export interface RequestInfo {
   windowed: boolean;
   /** False only for a look at where the account stands (MCP get_usage): nothing is taken. Default true. */
   counted?: boolean;
-}
-
-/** Where the account stands after admitting (or refusing) a request: what the headers of spec 8.5 report. */
-export interface Standing {
-  model: 'records' | 'requests';
-  windowLimit: number;
-  windowUsed: number;
-  windowReset: Date;
-  requestsUsed: number;
-  requestsLeft: number;
-  recordsUsed: number;
-  recordsLimit: number;
-  recordsReserved: number;
-  recordsCharged: number;
-  monthEnd: Date;
 }
 
 export type Refusal = 'window' | 'requests' | 'daily';
@@ -146,12 +111,6 @@ export interface Ticket {
 
 interface AdmitRow extends StandingRow {
   outcome: 'admitted' | Refusal;
-}
-
-interface LeasedSettleRow extends SettleRow {
-  outcome: 'admitted' | 'requests';
-  requests_used: string | number;
-  requests_left: string | number;
 }
 
 interface SettleRow {
@@ -318,42 +277,26 @@ export class Meter {
 
   /** Takes and settles a request admitted from a lease: one call of the store. */
   private async settleLeased(ticket: Ticket, options: SettleOptions): Promise<boolean> {
-    const { account } = ticket.caller;
-    const records = options.records;
-    let row: LeasedSettleRow | undefined;
-    try {
-      [row] = await this.store.query<LeasedSettleRow>(SETTLE_LEASED, [
-        ...this.drawArgs(ticket),
-        options.month ?? monthKey(ticket.at),
-        options.status,
-        records,
-        PLANS[account.plan].monthlyRecords,
-        options.force ?? false,
-        // A route never paid for is settled as not charged, whatever it answers (as settle does).
-        options.void ?? unitMicros(ticket.info.routeClass) === 0,
-        account.overage_enabled,
-        account.overage_price_micros,
-        account.overage_limit_cents,
-      ]);
-    } finally {
-      const month =
-        row && row.records_used !== null ? { used: Number(row.records_used), reserved: Number(row.records_reserved) } : undefined;
-      // A request answered 429 gives its monthly request back; one refused when taken never had it.
-      const returned = row !== undefined && (row.outcome === 'requests' || !row.charged || options.status === 429);
-      this.leases!.taken(account.account_id, month, returned);
-    }
-    if (row!.outcome === 'requests') {
+    const row = await this.leases!.settle(this.taking(ticket), {
+      month: options.month ?? monthKey(ticket.at),
+      status: options.status,
+      records: options.records,
+      force: options.force ?? false,
+      // A route never paid for is settled as not charged, whatever it answers (as settle does).
+      void: options.void ?? unitMicros(ticket.info.routeClass) === 0,
+    });
+    if (row.outcome === 'requests') {
       ticket.refusal = 'requests';
-      ticket.standing.requestsUsed = Number(row!.requests_used);
+      ticket.standing.requestsUsed = Number(row.requests_used);
       ticket.standing.requestsLeft = 0;
       return false;
     }
-    if (row!.records_used !== null) {
-      ticket.standing.recordsUsed = Number(row!.records_used);
-      ticket.standing.recordsReserved = Number(row!.records_reserved);
+    if (row.records_used !== null) {
+      ticket.standing.recordsUsed = Number(row.records_used);
+      ticket.standing.recordsReserved = Number(row.records_reserved);
     }
-    if (row!.charged) ticket.standing.recordsCharged = records;
-    return row!.charged;
+    if (row.charged) ticket.standing.recordsCharged = options.records;
+    return row.charged;
   }
 
   /**
@@ -362,21 +305,16 @@ export class Meter {
    * is refused (ticket.refusal), leaving no trace.
    */
   private async draw(ticket: Ticket): Promise<boolean> {
-    let row: { drawn: boolean } | undefined;
-    try {
-      [row] = await this.store.query<{ drawn: boolean }>(DRAW, this.drawArgs(ticket));
-    } finally {
-      this.leases!.taken(ticket.caller.account.account_id, undefined, row?.drawn === false);
-    }
+    const drawn = await this.leases!.draw(this.taking(ticket));
     ticket.leased = false;
-    if (!row!.drawn) ticket.refusal = 'requests';
-    return row!.drawn;
+    if (!drawn) ticket.refusal = 'requests';
+    return drawn;
   }
 
-  /** What takes a leased request in the store: meter_draw's arguments. */
-  private drawArgs(ticket: Ticket): unknown[] {
-    const { info, caller } = ticket;
-    return [info.requestId, caller.account.account_id, caller.keyId, ticket.at, info.method, info.route, info.routeClass, this.nodeId];
+  /** The request of a ticket admitted from a lease, as the store takes it. */
+  private taking(ticket: Ticket): Taking {
+    const { info } = ticket;
+    return { ...info, caller: ticket.caller, at: ticket.at, nodeId: this.nodeId };
   }
 
   /**
@@ -513,23 +451,6 @@ export class Meter {
       else await new Promise((resolve) => setTimeout(resolve, 1));
     }
   }
-}
-
-/** Where an account stands after a request admitted from its lease (or refused by it). */
-function leaseStanding(lease: Lease, caller: Caller, at: Date): Standing {
-  return {
-    model: 'records',
-    windowLimit: lease.windowLimit,
-    windowUsed: Math.min(lease.taken - lease.slots, lease.windowLimit),
-    windowReset: lease.windowReset,
-    requestsUsed: lease.requestsUsed,
-    requestsLeft: Math.max(0, lease.requestsLeft),
-    recordsUsed: lease.recordsUsed,
-    recordsLimit: PLANS[caller.account.plan].monthlyRecords,
-    recordsReserved: lease.recordsReserved,
-    recordsCharged: 0,
-    monthEnd: monthOf(at).end,
-  };
 }
 
 /**

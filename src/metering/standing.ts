@@ -3,10 +3,24 @@
 
 import type { Queryable } from '../db/state-store.js';
 import type { AccountRow } from './accounts.js';
-import type { Standing } from './meter.js';
 import { overageStatus, type OverageStatus } from './overage.js';
 import { PLANS, type BillingModel, type PlanId } from './plans.js';
 import { DAILY_FREE_UNITS } from './prices.js';
+
+/** Where the account stands after admitting (or refusing) a request: what the headers of spec 8.5 report. */
+export interface Standing {
+  model: 'records' | 'requests';
+  windowLimit: number;
+  windowUsed: number;
+  windowReset: Date;
+  requestsUsed: number;
+  requestsLeft: number;
+  recordsUsed: number;
+  recordsLimit: number;
+  recordsReserved: number;
+  recordsCharged: number;
+  monthEnd: Date;
+}
 
 export interface AccountStanding {
   account_id: string;

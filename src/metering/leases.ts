@@ -16,7 +16,7 @@ import type { Caller } from './keys.js';
 import { monthOf } from './months.js';
 import { PLANS } from './plans.js';
 import type { Standing } from './standing.js';
-import { call, REQUEST_ARGS } from './store-call.js';
+import { call, REQUEST_ARGS, type SettleRow, type StandingRow } from './store-call.js';
 
 /**
  * Slots taken at once: FIRST for an account's first grant of a window, twice as many at each grant after
@@ -49,25 +49,10 @@ const DRAW = `SELECT * FROM ${call('meter_draw', DRAW_ARGS)}`;
 const RETURN = 'SELECT meter_lease_return($1, $2, $3)';
 const REFUSE = 'SELECT meter_count_refusal($1, $2, $3, $4)';
 
-/** Where the account stands, as admission and a lease's grant say it. */
-export interface StandingRow {
-  window_used: number;
-  window_reset: Date;
-  requests_used: string | number;
-  requests_left: string | number;
-  records_used: string | number;
-  records_reserved: string | number;
-}
-
-export interface LeasedSettleRow {
+export interface LeasedSettleRow extends SettleRow {
   outcome: 'admitted' | 'requests';
   requests_used: string | number;
   requests_left: string | number;
-  charged: boolean;
-  records_used: string | number | null;
-  records_reserved: string | number | null;
-  overage_micros: string | number;
-  settlement: string | null;
 }
 
 /** A request admitted from a lease, as the store takes it (its ledger row's own columns). */

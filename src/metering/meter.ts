@@ -7,9 +7,9 @@ import type { Logger } from 'pino';
 import type { Queryable, StateStore } from '../db/state-store.js';
 import type { AccountRow } from './accounts.js';
 import type { Caller } from './keys.js';
-import { leaseStanding, Leases, type StandingRow, type Taking } from './leases.js';
+import { leaseStanding, Leases, type Taking } from './leases.js';
 import type { Standing } from './standing.js';
-import { call, REQUEST_ARGS } from './store-call.js';
+import { call, REQUEST_ARGS, type SettleRow, type StandingRow } from './store-call.js';
 import { monthKey, monthOf } from './months.js';
 import { PLANS } from './plans.js';
 import { DAILY_FREE_UNITS, leastMicros, requestUnits, unitMicros, type RouteClass } from './prices.js';
@@ -111,14 +111,6 @@ export interface Ticket {
 
 interface AdmitRow extends StandingRow {
   outcome: 'admitted' | Refusal;
-}
-
-interface SettleRow {
-  charged: boolean;
-  records_used: string | number | null;
-  records_reserved: string | number | null;
-  overage_micros: string | number;
-  settlement: string | null;
 }
 
 export interface SettleOptions {

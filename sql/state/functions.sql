@@ -484,6 +484,30 @@ BEGIN
 END
 $$;
 
+-- Requests admitted from leases, taken and settled together (group commit, ADR 0013): each element of
+-- p_rows (an object of meter_settle_leased's arguments by name, and i, its place) settled by
+-- meter_settle_leased in the order given, all in one transaction: the commit of a call in the embedded
+-- store costs more than a settlement's statements. One row answered per element, with its i.
+CREATE OR REPLACE FUNCTION meter_settle_leased_batch(p_rows jsonb) RETURNS TABLE (
+  i integer, outcome text, requests_used bigint, requests_left bigint,
+  charged boolean, records_used bigint, records_reserved bigint, overage_micros bigint, settlement text
+)
+LANGUAGE plpgsql AS $$
+DECLARE
+  r record;
+BEGIN
+  FOR r IN
+    SELECT * FROM jsonb_to_recordset(p_rows) AS x(i integer, p_request text, p_account text, p_key text, p_at timestamptz,
+      p_method text, p_route text, p_class text, p_node text, p_month date, p_status integer, p_records bigint,
+      p_allowance bigint, p_force boolean, p_void boolean, p_overage_enabled boolean, p_price bigint, p_limit_cents bigint)
+  LOOP
+    RETURN QUERY SELECT r.i, s.* FROM meter_settle_leased(r.p_request, r.p_account, r.p_key, r.p_at, r.p_method, r.p_route,
+      r.p_class, r.p_node, r.p_month, r.p_status, r.p_records, r.p_allowance, r.p_force, r.p_void, r.p_overage_enabled,
+      r.p_price, r.p_limit_cents) s;
+  END LOOP;
+END
+$$;
+
 -- Requests model: the request's units (p_units, the caller's count) go first against the key's free
 -- units of the day (p_daily_free); the rest are paid at p_unit_micros each (meter_units_price), from the
 -- prepaid balance first, then as overage within the account's limit (the account row, locked, holds

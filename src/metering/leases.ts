@@ -11,6 +11,7 @@
 // account's admitted requests are settled first and the store asked again, so a refusal is exact; and
 // the call that takes a request refuses it if no monthly request is left after all.
 
+import { GroupCommit } from '../db/group-commit.js';
 import type { StateStore } from '../db/state-store.js';
 import type { Caller } from './keys.js';
 import { monthOf } from './months.js';
@@ -43,11 +44,17 @@ const SETTLE_LEASED_ARGS = [
   'p_price',
   'p_limit_cents',
 ];
-/** A request admitted from a lease, taken and settled in one call (records model, the embedded store). */
-const SETTLE_LEASED = `SELECT * FROM ${call('meter_settle_leased', SETTLE_LEASED_ARGS, { p_month: '::date' })}`;
+/**
+ * Requests admitted from leases, taken and settled together (records model, the embedded store): each
+ * element an object of meter_settle_leased's arguments by name, and i, its place.
+ */
+const SETTLE_LEASED = 'SELECT * FROM meter_settle_leased_batch($1::jsonb)';
 const DRAW = `SELECT * FROM ${call('meter_draw', DRAW_ARGS)}`;
 const RETURN = 'SELECT meter_lease_return($1, $2, $3)';
 const REFUSE = 'SELECT meter_count_refusal($1, $2, $3, $4)';
+
+/** One request's arguments of meter_settle_leased, by name. */
+type SettleArgs = Record<string, unknown>;
 
 export interface LeasedSettleRow extends SettleRow {
   outcome: 'admitted' | 'requests';
@@ -112,6 +119,8 @@ export class Leases {
   private readonly drained = new Map<string, Array<() => void>>();
   /** The window of the last sweep of past leases. */
   private swept = 0;
+  /** Settlements of leased requests, sent to the store together (group commit): a commit costs more than a settlement. */
+  private readonly settlements = new GroupCommit<SettleArgs, LeasedSettleRow>((batch) => this.settleTogether(batch));
 
   constructor(
     private readonly store: StateStore,
@@ -153,23 +162,25 @@ export class Leases {
     }
   }
 
-  /** Takes and settles a request admitted from a lease, in one call of the store. */
+  /** Takes and settles a request admitted from a lease: in one call of the store with those settled at the same time. */
   async settle(taking: Taking, s: LeasedSettlement): Promise<LeasedSettleRow> {
     const { account } = taking.caller;
     let row: LeasedSettleRow | undefined;
     try {
-      [row] = await this.store.query<LeasedSettleRow>(SETTLE_LEASED, [
-        ...takingArgs(taking),
-        s.month,
-        s.status,
-        s.records,
-        PLANS[account.plan].monthlyRecords,
-        s.force,
-        s.void,
-        account.overage_enabled,
-        account.overage_price_micros,
-        account.overage_limit_cents,
-      ]);
+      row = await this.settlements.add(
+        named(SETTLE_LEASED_ARGS, [
+          ...takingArgs(taking),
+          s.month,
+          s.status,
+          s.records,
+          PLANS[account.plan].monthlyRecords,
+          s.force,
+          s.void,
+          account.overage_enabled,
+          account.overage_price_micros,
+          account.overage_limit_cents,
+        ]),
+      );
     } finally {
       const month =
         row && row.records_used !== null ? { used: Number(row.records_used), reserved: Number(row.records_reserved) } : undefined;
@@ -177,7 +188,17 @@ export class Leases {
       const returned = row !== undefined && (row.outcome === 'requests' || !row.charged || s.status === 429);
       this.taken(account.account_id, month, returned);
     }
-    return row!;
+    return row;
+  }
+
+  /** One call of the store for a batch of settlements, answered in the batch's order. */
+  private async settleTogether(batch: SettleArgs[]): Promise<LeasedSettleRow[]> {
+    const rows = await this.store.query<LeasedSettleRow & { i: number }>(SETTLE_LEASED, [
+      JSON.stringify(batch.map((args, i) => ({ ...args, i }))),
+    ]);
+    const answered: LeasedSettleRow[] = [];
+    for (const { i, ...row } of rows) answered[i] = row;
+    return answered;
   }
 
   /** Takes a request admitted from a lease now, its ledger row pending; false when no monthly request is left. */
@@ -345,6 +366,9 @@ export function leaseStanding(lease: Lease, caller: Caller, at: Date): Standing 
     monthEnd: monthOf(at).end,
   };
 }
+
+/** Arguments by name. */
+const named = (names: string[], values: unknown[]): SettleArgs => Object.fromEntries(names.map((name, i) => [name, values[i]]));
 
 /** meter_draw's arguments. */
 const takingArgs = (t: Taking): unknown[] => [

@@ -109,7 +109,6 @@ describe('metering under kill -9 (seeded, 20 trials)', function () {
     expect(received.filter((r) => r.status === 200).length).to.be.greaterThan(10 * TRIALS);
     // The hot accounts' windows filled up: the check below counts something.
     expect(received.filter((r) => r.status === 429).length).to.be.greaterThan(0);
-    console.error('DBG', received.length, received.filter((r) => r.status === 200).length, received.filter((r) => r.status === 429).length);
 
     await withStore(async (store) => {
       expect(await store.query("SELECT request_id FROM ledger WHERE settlement_status = 'pending'")).to.deep.equal([]);

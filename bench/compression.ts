@@ -7,7 +7,6 @@
 //    the wire and the server's CPU time (user + system, all its threads, from /proc) per request.
 // It prints both tables and writes the figures as JSON under bench/results/.
 
-import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { BROTLI_QUALITY, GZIP_LEVEL } from '../src/http/compression.js';
 import { benchCatalog } from './catalog.js';
 import { ROOT } from './cli.js';
+import { cpuMs } from './measure.js';
 import { startBenchService, type BenchService } from './service.js';
 
 const { values } = parseArgs({
@@ -35,11 +35,7 @@ const PAGES = [
 const ENCODINGS = ['identity', 'gzip', 'br'] as const;
 
 /** The server's CPU time so far, in ms: user + system of all its threads (zlib works on libuv's). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // utime and stime are fields 14 and 15 of the line, in clock ticks of 10 ms.
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
+const serverCpuMs = (pid: number): number => cpuMs(pid)!.process;
 
 /** One GET; the body as it came over the wire. */
 function get(
@@ -97,7 +93,7 @@ async function endToEnd(service: BenchService, path: string, encoding: (typeof E
   for (let i = 0; i < 5; i++) await get(agent, `${service.url}${path}`, headers()); // warm-up
   const wire: number[] = [];
   const wall: number[] = [];
-  const cpuBefore = cpuMs(service.pid);
+  const cpuBefore = serverCpuMs(service.pid);
   for (let i = 0; i < REQUESTS; i++) {
     const started = performance.now();
     const res = await get(agent, `${service.url}${path}`, headers());
@@ -106,7 +102,7 @@ async function endToEnd(service: BenchService, path: string, encoding: (typeof E
       throw new Error(`${path} (${encoding}): ${res.status}, Content-Encoding ${res.encoding}`);
     wire.push(res.wire);
   }
-  const cpuPerRequestMs = (cpuMs(service.pid) - cpuBefore) / REQUESTS;
+  const cpuPerRequestMs = (serverCpuMs(service.pid) - cpuBefore) / REQUESTS;
   agent.destroy();
   return { encoding, bytes: median(wire), cpuPerRequestMs, medianMs: median(wall) };
 }

@@ -1,5 +1,7 @@
 // One measured run: closed-loop clients over keep-alive connections, timing each request with hrtime.
 
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 
 export interface BenchRequest {
@@ -25,6 +27,31 @@ export interface Measurement {
    * HTTP, the key, validation, metering and the body cost on top of the catalog (issue 24's overhead).
    */
   overheadMedianMs: number | null;
+  /**
+   * The server's CPU time a request over the run (every thread of its process; and its main thread alone,
+   * where the HTTP path, the metering and the embedded store run), when its process id was given: what
+   * bounds its requests a second on two cores, and steadier than latency on a shared machine.
+   */
+  cpuMsPerRequest: number | null;
+  mainCpuMsPerRequest: number | null;
+}
+
+/** Clock ticks a second, the unit of /proc's CPU times. */
+let clockTicks: number | undefined;
+
+/** CPU time used so far, in ms, by process `pid` (every thread) and by its main thread; null off Linux. */
+export function cpuMs(pid: number): { process: number; main: number } | null {
+  try {
+    clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+    // utime and stime are fields 14 and 15; the command name before them, in parentheses, may hold spaces.
+    const used = (path: string) => {
+      const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks!;
+    };
+    return { process: used(`/proc/${pid}/stat`), main: used(`/proc/${pid}/task/${pid}/stat`) };
+  } catch {
+    return null;
+  }
 }
 
 /** The response's status, and the catalog time its Server-Timing header reports (null without one). */
@@ -61,7 +88,7 @@ const turns = new WeakMap<string[], { key: number; sent: number }>();
  */
 export async function measure(
   next: () => BenchRequest,
-  options: { connections: number; seconds: number; keys?: string[]; perKey?: number },
+  options: { connections: number; seconds: number; keys?: string[]; perKey?: number; pid?: number },
 ): Promise<Measurement> {
   const perKey = options.perKey ?? RUN_PER_KEY;
   const keyed = (req: BenchRequest): BenchRequest => {
@@ -80,6 +107,7 @@ export async function measure(
   const meter: number[] = [];
   const overhead: number[] = [];
   let failures = 0;
+  const cpuBefore = options.pid === undefined ? null : cpuMs(options.pid);
   const started = performance.now();
   const until = started + options.seconds * 1000;
   const client = async () => {
@@ -96,6 +124,7 @@ export async function measure(
   };
   await Promise.all(Array.from({ length: options.connections }, client));
   const elapsed = (performance.now() - started) / 1000;
+  const cpuAfter = options.pid === undefined ? null : cpuMs(options.pid);
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const median = (list: number[]) =>
@@ -115,5 +144,7 @@ export async function measure(
     catalogMedianMs: median(catalog),
     meterMedianMs: median(meter),
     overheadMedianMs: median(overhead),
+    cpuMsPerRequest: cpuBefore && cpuAfter ? (cpuAfter.process - cpuBefore.process) / latencies.length : null,
+    mainCpuMsPerRequest: cpuBefore && cpuAfter ? (cpuAfter.main - cpuBefore.main) / latencies.length : null,
   };
 }

@@ -113,7 +113,7 @@ if (!values['skip-http']) {
       for (const connections of [1, 4]) {
         const keyed = { keys: service.keys, perKey: scenario.perKey };
         await measure(next, { connections, seconds: Math.min(1, seconds), ...keyed }); // warm-up
-        const result = await measure(next, { connections, seconds, ...keyed });
+        const result = await measure(next, { connections, seconds, ...keyed, pid: service.pid });
         if (result.failures > 0) throw new Error(`${scenario.name}: ${result.failures} of ${result.requests} responses were not 2xx`);
         // The peer behind HTTP answers the same requests with as many clients, right after ours.
         let peerRun: Measurement | null = null;
@@ -155,6 +155,8 @@ if (!values['skip-http']) {
     'catalog ms',
     'overhead ms',
     'meter ms',
+    'cpu ms',
+    'main cpu ms',
     'peer ms',
     'peer req/s',
     'ratio',
@@ -171,6 +173,8 @@ if (!values['skip-http']) {
     fixed(r.catalogMedianMs),
     fixed(r.overheadMedianMs),
     fixed(r.meterMedianMs),
+    fixed(r.cpuMsPerRequest, 3),
+    fixed(r.mainCpuMsPerRequest, 3),
     fixed(r.peerMedianMs),
     fixed(r.peerRequestsPerSecond, 0),
     fixed(r.ratio),

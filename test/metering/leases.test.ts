@@ -89,6 +89,30 @@ describe('leases of the request window (embedded store)', function () {
     expect(refusals!.refused).to.equal(14);
   });
 
+  it('charges parallel pages settled together in order: those the month can take, and refuses the rest whole', async () => {
+    const { key, accountId } = await app.account({ plan: 'free' });
+    expect((await app.api.get('/v1/jobs/count', { key })).status).to.equal(200);
+    // Five records left of the month's 1,000: ten parallel pages of two, settled in calls of several.
+    await app.store.query("UPDATE usage_months SET records_used = 995 WHERE account_id = $1 AND month = '2026-11-01'", [accountId]);
+    const pages = await Promise.all(
+      Array.from({ length: 10 }, () => app.api.get<{ data?: unknown[]; error?: { code: string } }>('/v1/jobs?limit=2', { key, ...noWait })),
+    );
+    expect(pages.filter((r) => r.status === 200).map((r) => r.body.data!.length)).to.deep.equal([2, 2]);
+    expect(pages.filter((r) => r.status === 429).map((r) => r.body.error!.code)).to.deep.equal(Array(8).fill('data_limit_exceeded'));
+    await app.service.ctx.meter.idle();
+    const [month] = await app.store.query<{ records: number; requests: number }>(
+      "SELECT records_used::int AS records, requests_used::int AS requests FROM usage_months WHERE account_id = $1 AND month = '2026-11-01'",
+      [accountId],
+    );
+    // The refused pages gave their requests back: the count and the two pages were counted.
+    expect(month).to.deep.equal({ records: 999, requests: 3 });
+    const charged = await app.store.query<{ records: number }>(
+      "SELECT records_charged::int AS records FROM ledger WHERE account_id = $1 AND route = '/v1/jobs' AND status = 200",
+      [accountId],
+    );
+    expect(charged).to.deep.equal([{ records: 2 }, { records: 2 }]);
+  });
+
   it('gives the slots back when the account leaves the records model: the window counts only what was admitted', async () => {
     const { key, accountId } = await app.account({ plan: 'paid-5k' });
     for (let i = 0; i < 3; i++) expect((await app.api.get('/v1/jobs/count', { key, ...noWait })).status).to.equal(200);

@@ -1,7 +1,7 @@
 // The text indexes of a snapshot being opened or published: read or built on the calling thread when the
 // snapshot is small, in a worker thread (src/search/index-worker.ts) when large.
 
-import { Worker } from 'node:worker_threads';
+import { startWorker } from '../shared/worker.js';
 import { join } from 'node:path';
 import { concatParts } from '../search/index-builder.js';
 import { writeIndexFile } from '../search/index-file.js';
@@ -74,13 +74,7 @@ function indexesOf(job: IndexJob, onStep: (step: Step) => void): Promise<IndexRe
 }
 
 function runIndexWorker(job: IndexJob, onStep: (step: Step) => void): Promise<IndexResult> {
-  const url = new URL(`../search/index-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-  const worker = url.pathname.endsWith('.ts')
-    ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`, {
-        eval: true,
-        workerData: job,
-      })
-    : new Worker(url, { workerData: job });
+  const worker = startWorker(import.meta.url, '../search/index-worker', { workerData: job });
   return new Promise((resolve, reject) => {
     worker.on('message', (message: { step?: Step; result?: IndexResult; error?: string }) => {
       if (message.step) return onStep(message.step);

@@ -5,7 +5,8 @@
 // the versions' arrays live in shared memory (shared()), so each thread counts half of them and the
 // counts are added up.
 
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../shared/worker.js';
 
 export type Codes = Uint8Array | Uint16Array | Uint32Array;
 
@@ -230,12 +231,7 @@ export class Counter {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const url = new URL(`./trend-count-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-    const worker = url.pathname.endsWith('.ts')
-      ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`, {
-          eval: true,
-        })
-      : new Worker(url);
+    const worker = startWorker(import.meta.url, './trend-count-worker');
     worker.on('message', ({ id, counts }: { id: number; counts: Int32Array }) => {
       this.pending.get(id)?.resolve(counts);
       this.pending.delete(id);

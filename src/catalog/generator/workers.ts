@@ -1,7 +1,8 @@
 // Runs batches on worker threads (each builds the same world from the options), or inline when no workers are wanted.
 
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../../shared/worker.js';
 import { registryLines, renderBatch, withdrawalLines, type BatchResult } from './batch.js';
 import type { GenerateOptions } from './options.js';
 import { Boards } from './reads.js';
@@ -60,16 +61,9 @@ class WorkerPool implements Runner {
   private next = 0;
 
   constructor(options: GenerateOptions, count: number) {
-    const url = new URL(`./worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
     for (let k = 0; k < count; k += 1) {
       // A large young generation: batches allocate many short-lived strings, and fewer scavenges save about a tenth of the time.
-      const settings = { workerData: options, resourceLimits: { maxYoungGenerationSizeMb: 256 } };
-      const worker = url.pathname.endsWith('.ts')
-        ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`, {
-            ...settings,
-            eval: true,
-          })
-        : new Worker(url, settings);
+      const worker = startWorker(import.meta.url, './worker', { workerData: options, resourceLimits: { maxYoungGenerationSizeMb: 256 } });
       worker.on('message', (message: { id: number; result?: JobResult; error?: string }) => this.settle(message));
       worker.on('error', (error) => this.failAll(error));
       this.workers.push(worker);

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import { migrate } from './migrate.js';
 import { PgliteStore, SMALL_BUFFERS } from './pglite-store.js';
 import { PgStore } from './pg-store.js';
+import { PgliteThreadStore } from './pglite-thread-store.js';
 import type { StateStore } from './state-store.js';
 import { StoreLock, type LockHolder } from './store-lock.js';
 import { OperatorError } from '../shared/operator-error.js';
@@ -42,9 +43,11 @@ export async function openState(config: Config, holder: Omit<LockHolder, 'pid' |
   try {
     // A command runs a few statements: PostgreSQL's 128MB of buffers would take longer to set up than to use.
     // A server's buffers are its configuration's (--state-buffers).
-    const store = await PgliteStore.open(join(config.dataDir, 'state'), {
-      sharedBuffers: holder.role === 'cli' ? SMALL_BUFFERS : config.stateBuffers,
-    });
+    const dir = join(config.dataDir, 'state');
+    const store =
+      holder.role === 'cli'
+        ? await PgliteStore.open(dir, { sharedBuffers: SMALL_BUFFERS })
+        : await PgliteThreadStore.open(dir, { sharedBuffers: config.stateBuffers });
     await migrate(store);
     return {
       store,

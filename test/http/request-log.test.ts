@@ -8,8 +8,11 @@ import { writeDay } from '../support/delivery.js';
 
 interface Line {
   level: number;
+  msg: string;
   request_id?: string;
+  req?: { method: string; url: string };
   res?: { statusCode: number };
+  responseTime?: number;
 }
 
 const LEVEL = { info: 30, warn: 40, error: 50 };
@@ -37,6 +40,19 @@ describe('the request log', function () {
     await new Promise((resolve) => setTimeout(resolve, 50));
     return { status: res.status, level: lines.find((l) => l.request_id === id && l.res)?.level };
   }
+
+  it('writes one line a request: its id, method and URL, status and milliseconds, and nothing of its headers', async () => {
+    const { key } = await app.account();
+    const res = await app.api.get('/v1/jobs?limit=0', { key });
+    const id = res.headers.get('x-request-id');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const mine = lines.filter((l) => l.request_id === id);
+    expect(mine).to.have.length(1);
+    const [line] = mine as [Line];
+    expect(line).to.deep.include({ msg: 'request completed', req: { method: 'GET', url: '/v1/jobs?limit=0' }, res: { statusCode: 400 } });
+    expect(line.responseTime).to.be.a('number').and.at.least(0);
+    expect(JSON.stringify(line)).not.to.include(key);
+  });
 
   it("logs a client's mistake and what it asked for that is not published at info, an expected refusal at warn, a failure at error", async () => {
     const { key } = await app.account();

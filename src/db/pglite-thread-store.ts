@@ -106,7 +106,12 @@ export class PgliteThreadStore implements StateStore {
     // The thread keeps the process alive only while a call is under way, as PGlite in process would.
     if (this.pending.size === 0) this.worker.ref();
     const answer = this.ask(id);
-    this.worker.postMessage({ ...call, id });
+    try {
+      this.worker.postMessage({ ...call, id });
+    } catch (error) {
+      // A parameter that cannot be copied to the thread (a function, say): this call fails, nothing is sent.
+      this.receive({ id, error: { message: error instanceof Error ? error.message : String(error) } });
+    }
     return answer;
   }
 

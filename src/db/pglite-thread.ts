@@ -20,7 +20,9 @@ interface Open {
 /** What the caller can see of an error: its message and PostgreSQL's fields (`code`, `detail`, `constraint` ...). */
 function described(error: unknown): Record<string, unknown> {
   if (!(error instanceof Error)) return { message: String(error) };
-  const fields = Object.entries(error).filter(([, value]) => value === null || typeof value !== 'object');
+  const fields = Object.entries(error).filter(
+    ([, value]) => value === null || ['string', 'number', 'boolean', 'bigint'].includes(typeof value),
+  );
   return { ...Object.fromEntries(fields), name: error.name, message: error.message };
 }
 
@@ -28,7 +30,14 @@ function serve(store: PgliteStore): void {
   const open = new Map<number, Open>();
   const unlisteners = new Map<number, () => Promise<void>>();
   let next = 0;
-  const reply = (message: Reply) => port.postMessage(message);
+  // A result that cannot cross (no value of the store's types fails to) is answered as the call's failure, never left unanswered.
+  const reply = (message: Reply) => {
+    try {
+      port.postMessage(message);
+    } catch (error) {
+      if ('id' in message) port.postMessage({ id: message.id, error: described(error) } satisfies Reply);
+    }
+  };
 
   const begin = (id: number) => {
     const tx = ++next;

@@ -144,6 +144,17 @@ describe('the embedded store, in process and in a thread of its own', function (
     });
   }
 
+  it('a thread store fails a call whose parameters cannot reach its thread, and goes on answering', async () => {
+    const store = await PgliteThreadStore.open(undefined, { sharedBuffers: SMALL_BUFFERS });
+    try {
+      const failure = await store.query('SELECT $1::text AS x', [() => 'a function']).catch((error: unknown) => error as Error);
+      expect(failure).to.be.instanceOf(Error);
+      expect(await store.query('SELECT 1 AS one')).to.deep.equal([{ one: 1 }]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a thread store refuses calls once closed, saying so', async () => {
     const store = await PgliteThreadStore.open(undefined, { sharedBuffers: SMALL_BUFFERS });
     await store.close();

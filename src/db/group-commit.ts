@@ -3,45 +3,82 @@
 // item added in that turn; one added while a call is under way waits for it, then goes out with every
 // item that came meanwhile. Nothing waits on a timer: under light load a call holds one item, under
 // load it holds what the last call's time let gather. A call that fails is made again item by item, so
-// one bad item fails alone and the others are answered.
+// one bad item fails alone and the others are answered. An item that must not fail (`keep`: its work
+// is already promised, as a journaled settlement is) is tried again, after a pause growing to a second,
+// until it succeeds: the items behind it wait, so their order holds. Once the group commit is closed, a
+// kept item that fails fails every item after it too: none is sent past it.
+
+interface Waiting<T, R> {
+  item: T;
+  resolve: (result: R) => void;
+  reject: (error: unknown) => void;
+}
 
 export class GroupCommit<T, R> {
-  private waiting: Array<{ item: T; resolve: (result: R) => void; reject: (error: unknown) => void }> = [];
+  private waiting: Array<Waiting<T, R>> = [];
   /** A call is under way or about to be made. */
   private busy = false;
+  /** Settles when the last item added has been answered. */
+  private last: Promise<void> = Promise.resolve();
+  private closed = false;
+  /** The error of a kept item failed after close(): every item after it fails with it. */
+  private broken: { error: unknown } | undefined;
 
   constructor(
     /** Sends the items in one call; answers one result per item, in their order. */
     private readonly send: (items: T[]) => Promise<R[]>,
-    /** The most items a call takes. */
-    private readonly most = 256,
-  ) {}
+    options: {
+      /** The most items a call takes. */
+      most?: number;
+      /** Whether a failed item is tried again until it succeeds rather than failed. */
+      keep?: (item: T) => boolean;
+    } = {},
+  ) {
+    this.most = options.most ?? 256;
+    this.keep = options.keep ?? (() => false);
+  }
+
+  private readonly most: number;
+  private readonly keep: (item: T) => boolean;
+
+  /** A kept item that fails from now on is failed, and every item after it: the store is closing. */
+  close(): void {
+    this.closed = true;
+  }
 
   /** Resolves with the item's result once the call that carried it has committed. */
   add(item: T): Promise<R> {
-    return new Promise<R>((resolve, reject) => {
+    const answer = new Promise<R>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
       if (this.busy) return;
       this.busy = true;
       setImmediate(() => void this.drain());
     });
+    this.last = answer.then(
+      () => undefined,
+      () => undefined,
+    );
+    return answer;
+  }
+
+  /** Resolves once every item added so far has been answered (committed, or failed): items are answered in order. */
+  settled(): Promise<void> {
+    return this.last;
   }
 
   private async drain(): Promise<void> {
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, this.most);
+      if (this.broken) {
+        for (const w of batch) w.reject(this.broken.error);
+        continue;
+      }
       let results: R[];
       try {
         results = await this.send(batch.map((w) => w.item));
       } catch (error) {
         // The call's transaction was rolled back: each item is tried again alone.
-        if (batch.length === 1) batch[0]!.reject(error);
-        else
-          for (const w of batch)
-            await this.send([w.item]).then(
-              ([result]) => w.resolve(result!),
-              (alone: unknown) => w.reject(alone),
-            );
+        for (const w of batch) await this.alone(w, batch.length === 1 ? error : undefined);
         continue;
       }
       batch.forEach((w, i) =>
@@ -51,5 +88,27 @@ export class GroupCommit<T, R> {
       );
     }
     this.busy = false;
+  }
+
+  /** One item in a call of its own (`failed`: the error of the call it just failed alone); a kept one until it succeeds. */
+  private async alone(w: Waiting<T, R>, failed?: unknown): Promise<void> {
+    if (this.broken) return w.reject(this.broken.error);
+    let error = failed;
+    for (let pause = 10; ; pause = Math.min(1000, pause * 2)) {
+      if (error !== undefined) {
+        if (!this.keep(w.item)) return w.reject(error);
+        if (this.closed) {
+          this.broken = { error };
+          return w.reject(error);
+        }
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+      try {
+        const [result] = await this.send([w.item]);
+        return w.resolve(result!);
+      } catch (again) {
+        error = again;
+      }
+    }
   }
 }

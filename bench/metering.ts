@@ -2,7 +2,8 @@
 // `npm run bench:metering -- [--rows 10000000] [--seconds 10] [--year-segments 24] [--year-rows 100] [--year-only]`.
 // 1. admissions: how many requests a second the embedded store (PGlite on disk) admits and settles,
 //    each one admission and one settlement charging one record, as the server does for GET /v1/jobs/{id},
-//    from 4 concurrent callers over 200 accounts;
+//    from 4 concurrent callers over 200 accounts, three ways side by side (each in the store, from leases,
+//    journaled: ADR 0013);
 // 2. analytics: GET /v1/usage/analytics's work (Ledger.daily) for one account, over a ledger of --rows
 //    rows in day-partitioned Parquet segments (30 days, 1,000 accounts) plus rows still in the store;
 // 3. a year of segments: both usage routes' work (Ledger.events' first page, Ledger.daily over the year
@@ -25,6 +26,7 @@ import { issueKey, type Caller } from '../src/metering/keys.js';
 import { Ledger } from '../src/metering/ledger.js';
 import { segmentFile } from '../src/metering/ledger-files.js';
 import { Meter } from '../src/metering/meter.js';
+import { MeterJournal } from '../src/metering/journal.js';
 
 const { values } = parseArgs({
   options: {
@@ -44,12 +46,16 @@ const PARQUET = '(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)';
 
 let admissionRuns = 0;
 
+/** How requests are admitted and settled (ADR 0013). */
+type Way = 'exact' | 'leased' | 'journaled';
+
 /**
  * 1. Admissions a second: admit + settle (one record), 4 callers, 50 requests of each of 200 accounts in
- * turn (a client's burst). `leases`: as a server on the embedded store admits them (ADR 0013: from a lease
- * of the window held in memory, one store call a request), or each in the store (as on a shared store).
+ * turn (a client's burst). `exact`: each in the store (as on a shared store); `leased`: from a lease of
+ * the window held in memory, one store call a request; `journaled`: as a server on the embedded store
+ * does, the records charged in memory, journaled, and settled in the store by batches.
  */
-async function admissions(store: PgliteStore, seconds: number, leases: boolean) {
+async function admissions(store: PgliteStore, seconds: number, way: Way) {
   const callers: Caller[] = [];
   for (let i = 0; i < 200; i++) {
     const account = await createAccount(store, { plan: 'paid-500k' });
@@ -57,11 +63,12 @@ async function admissions(store: PgliteStore, seconds: number, leases: boolean) 
     callers.push({ keyId: key.key_id, account: (await findAccount(store, account.account_id))! });
   }
   const RUN = 50;
-  const tag = `${leases ? 'l' : 'e'}${++admissionRuns}`;
+  const tag = `${way[0]}${++admissionRuns}`;
   // The clock moves a minute once every account has had its run, so that no window fills up.
   let n = 0;
   const clock = () => new Date(Date.UTC(2026, 10, 2) + Math.floor(n / (callers.length * RUN)) * 60_000);
-  const meter = new Meter(store, clock, logger, null, { leases });
+  const journal = way === 'journaled' ? new MeterJournal(join(root, `journal-${tag}`), 1) : undefined;
+  const meter = new Meter(store, clock, logger, null, { leases: way !== 'exact', journal });
   const latencies: number[] = [];
   const until = performance.now() + seconds * 1000;
   const started = performance.now();
@@ -94,7 +101,7 @@ async function admissions(store: PgliteStore, seconds: number, leases: boolean) 
   if (ledgerRows!.n !== latencies.length || charged!.n !== latencies.length)
     throw new Error(`ledger ${ledgerRows!.n} rows, ${charged!.n} records charged, for ${latencies.length} requests`);
   console.log(
-    `admissions  ${leases ? 'leased' : 'exact '} ${perSecond.toFixed(0)} admitted and settled a second (embedded store, 4 callers); admit+settle median ${median(latencies).toFixed(3)} ms, p99 ${p99(latencies).toFixed(3)} ms`,
+    `admissions  ${way.padEnd(9)} ${perSecond.toFixed(0)} admitted and settled a second (embedded store, 4 callers); admit+settle median ${median(latencies).toFixed(3)} ms, p99 ${p99(latencies).toFixed(3)} ms`,
   );
   return {
     accountId: callers[0]!.account.account_id,
@@ -331,13 +338,13 @@ try {
   if (!values['year-only']) {
     const store = await PgliteStore.open(join(root, 'state'));
     await migrate(store);
-    // Each request in the store, then from leases, twice in turn: side by side on one store.
-    const runs: { exact: unknown[]; leased: unknown[] } = { exact: [], leased: [] };
+    // Each request in the store, from leases, and journaled, twice in turn: side by side on one store.
+    const runs: Record<Way, unknown[]> = { exact: [], leased: [], journaled: [] };
     let measured: { accountId: string } | undefined;
     for (let round = 0; round < 2; round++) {
-      for (const leases of [false, true]) {
-        const run = await admissions(store, Number(values.seconds), leases);
-        runs[leases ? 'leased' : 'exact'].push(run.figures);
+      for (const way of ['exact', 'leased', 'journaled'] as const) {
+        const run = await admissions(store, Number(values.seconds), way);
+        runs[way].push(run.figures);
         measured ??= run;
       }
     }

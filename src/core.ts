@@ -28,6 +28,7 @@ import { Ledger } from './metering/ledger.js';
 import { Meter } from './metering/meter.js';
 import { Callers } from './metering/callers.js';
 import { Nodes } from './metering/nodes.js';
+import { journalDir, MeterJournal, replayJournal, type JournalReplay } from './metering/journal.js';
 import { openStores } from './storage/stores.js';
 import { PublicationMirror } from './catalog/mirror.js';
 import { SnapshotLibrary } from './catalog/library.js';
@@ -64,6 +65,29 @@ function fittedOpener(engine: QueryEngine, open: SnapshotOpener): SnapshotOpener
   };
 }
 
+/**
+ * The meter: where this process alone holds the store (embedded), requests are admitted from leases of
+ * their window and settled in memory, journaled (ADR 0013); what the last server journaled and did not
+ * settle is settled first (openState did it already when it opened the store).
+ */
+async function openMeter(
+  config: Config,
+  store: StateStore,
+  replayed: JournalReplay | undefined,
+  clock: () => Date,
+  logger: Logger,
+  nodeId: string,
+): Promise<Meter> {
+  const alone = store.kind === 'pglite';
+  replayed ??= alone ? await replayJournal(store, journalDir(config.dataDir)) : undefined;
+  // Only a server that stopped without settling (killed, or crashed) leaves journaled requests unsettled.
+  if (replayed?.lines) logger.warn({ journaled: replayed.lines }, 'requests the last server journaled and did not settle are settled now');
+  if (replayed?.refused)
+    logger.error({ journaled: replayed.refused }, 'requests the last server journaled were settled otherwise in the store');
+  const journal = replayed ? new MeterJournal(journalDir(config.dataDir), replayed.nextSeq) : undefined;
+  return new Meter(store, clock, logger, nodeId, { leases: alone, journal });
+}
+
 export async function openCore(config: Config, options: CoreOptions = {}): Promise<Core> {
   const logger = options.logger ?? createLogger(config.logLevel);
   // The data folder is its owner's alone, also when an older version created it open to others.
@@ -92,8 +116,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
   const exports = new Exports(store, jobs, publications, stores.data, stores.cacheDir, clock, () => runner.kick());
   // The embedded store belongs to this process alone: any other server registered in it has stopped.
   const nodes = new Nodes(store, clock, logger, { leaseMs: config.nodeLeaseMs, alone: store.kind === 'pglite' });
-  // Requests are admitted from leases of their window where this process alone holds the store (ADR 0013).
-  const meter = new Meter(store, clock, logger, nodes.id, { leases: store.kind === 'pglite' });
+  const meter = await openMeter(config, store, state?.journal, clock, logger, nodes.id);
   const callers = await Callers.open(store, logger);
   const ledger = new Ledger(store, engine, stores, logger, { clock });
   const runner = new ExportRunner(exports, store, jobs, engine, publications, library, clock, logger, meter, {

@@ -508,6 +508,30 @@ BEGIN
 END
 $$;
 
+-- The same, for requests settled in memory and journaled first (ADR 0013, "The journal"): the batch
+-- also records how far the journal p_journal is settled (file p_seq, byte p_position), in the same
+-- transaction, so that a start settles exactly the lines past it. p_seq NULL: no journaled row here.
+-- A row whose request is in the ledger already (a call tried again after its commit's answer was lost)
+-- is answered as it was settled, not settled twice.
+CREATE OR REPLACE FUNCTION meter_settle_journaled(p_rows jsonb, p_journal text, p_seq bigint, p_position bigint) RETURNS TABLE (
+  i integer, outcome text, requests_used bigint, requests_left bigint,
+  charged boolean, records_used bigint, records_reserved bigint, overage_micros bigint, settlement text
+)
+LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN QUERY SELECT (r->>'i')::integer, 'admitted'::text, NULL::bigint, NULL::bigint, true, NULL::bigint, NULL::bigint,
+    l.overage_micros, l.settlement_status
+  FROM jsonb_array_elements(p_rows) r JOIN ledger l ON l.request_id = r->>'p_request';
+  RETURN QUERY SELECT * FROM meter_settle_leased_batch((
+    SELECT coalesce(jsonb_agg(r ORDER BY (r->>'i')::integer), '[]'::jsonb) FROM jsonb_array_elements(p_rows) r
+    WHERE NOT EXISTS (SELECT 1 FROM ledger l WHERE l.request_id = r->>'p_request')));
+  IF p_seq IS NOT NULL THEN
+    INSERT INTO meter_journal AS j (journal, seq, position) VALUES (p_journal, p_seq, p_position)
+    ON CONFLICT (journal) DO UPDATE SET seq = excluded.seq, position = excluded.position;
+  END IF;
+END
+$$;
+
 -- Requests model: the request's units (p_units, the caller's count) go first against the key's free
 -- units of the day (p_daily_free); the rest are paid at p_unit_micros each (meter_units_price), from the
 -- prepaid balance first, then as overage within the account's limit (the account row, locked, holds

@@ -9,6 +9,7 @@ import { PgliteThreadStore } from './pglite-thread-store.js';
 import type { StateStore } from './state-store.js';
 import { StoreLock, type LockHolder } from './store-lock.js';
 import { OperatorError } from '../shared/operator-error.js';
+import { journalDir, replayJournal, type JournalReplay } from '../metering/journal.js';
 
 export class StoreBusyError extends OperatorError {
   constructor(
@@ -28,6 +29,8 @@ export interface OpenedState {
   store: StateStore;
   /** Held while the embedded store is open; undefined for a PostgreSQL server, which has its own locking. */
   lock?: StoreLock;
+  /** The embedded store's meter journal, as its opening settled it. */
+  journal?: JournalReplay;
   close(): Promise<void>;
 }
 
@@ -49,8 +52,11 @@ export async function openState(config: Config, holder: Omit<LockHolder, 'pid' |
         ? await PgliteStore.open(dir, { sharedBuffers: SMALL_BUFFERS })
         : await PgliteThreadStore.open(dir, { sharedBuffers: config.stateBuffers });
     await migrate(store);
+    // What a server stopped by kill -9 settled in memory and journaled is settled in the store first.
+    const journal = await replayJournal(store, journalDir(config.dataDir));
     return {
       store,
+      journal,
       lock: taken,
       close: async () => {
         await store.close();

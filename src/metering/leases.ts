@@ -10,11 +10,18 @@
 // than the store has, as nothing else takes them on this store. When that count reaches nothing, the
 // account's admitted requests are settled first and the store asked again, so a refusal is exact; and
 // the call that takes a request refuses it if no monthly request is left after all.
+//
+// With a journal (the server's embedded store), a request whose records fit in the month as counted in
+// memory (records-room.ts), or that charges none, is settled at once: its line is journaled before its
+// answer and the store settles it with the next batch. Any other is settled in the store, its answer
+// waiting for the call.
 
 import { GroupCommit } from '../db/group-commit.js';
 import type { StateStore } from '../db/state-store.js';
+import { settleJournaled, type JournalPosition, type MeterJournal } from './journal.js';
 import type { Caller } from './keys.js';
-import { monthOf } from './months.js';
+import { monthKey, monthOf } from './months.js';
+import { RecordsRoom, type RecordsFigure } from './records-room.js';
 import { PLANS } from './plans.js';
 import type { Standing } from './standing.js';
 import { call, REQUEST_ARGS, type SettleRow, type StandingRow } from './store-call.js';
@@ -44,17 +51,24 @@ const SETTLE_LEASED_ARGS = [
   'p_price',
   'p_limit_cents',
 ];
-/**
- * Requests admitted from leases, taken and settled together (records model, the embedded store): each
- * element an object of meter_settle_leased's arguments by name, and i, its place.
- */
-const SETTLE_LEASED = 'SELECT * FROM meter_settle_leased_batch($1::jsonb)';
 const DRAW = `SELECT * FROM ${call('meter_draw', DRAW_ARGS)}`;
 const RETURN = 'SELECT meter_lease_return($1, $2, $3)';
 const REFUSE = 'SELECT meter_count_refusal($1, $2, $3, $4)';
 
 /** One request's arguments of meter_settle_leased, by name. */
 type SettleArgs = Record<string, unknown>;
+
+/** A settlement on its way to the store: where its journal line ends, when it was settled in memory. */
+interface Settling {
+  args: SettleArgs;
+  at?: JournalPosition;
+}
+
+/** A leased request's settlement; `stored` settles once the store has it (already so when it was settled there). */
+export interface LeasedSettled {
+  row: LeasedSettleRow;
+  stored: Promise<void>;
+}
 
 export interface LeasedSettleRow extends SettleRow {
   outcome: 'admitted' | 'requests';
@@ -104,8 +118,6 @@ export interface Lease {
   requestsLeft: number;
   /** The store was asked with no request of the account admitted and not yet taken: requestsLeft is exact. */
   exact: boolean;
-  recordsUsed: number;
-  recordsReserved: number;
 }
 
 export type LeaseOutcome = { lease: Lease; refusal: null | 'window' | 'requests' };
@@ -120,11 +132,18 @@ export class Leases {
   /** The window of the last sweep of past leases. */
   private swept = 0;
   /** Settlements of leased requests, sent to the store together (group commit): a commit costs more than a settlement. */
-  private readonly settlements = new GroupCommit<SettleArgs, LeasedSettleRow>((batch) => this.settleTogether(batch));
+  private readonly settlements = new GroupCommit<Settling, LeasedSettleRow>((batch) => this.settleTogether(batch), {
+    // A journaled settlement's answer has been sent: it is tried until the store takes it.
+    keep: (item) => item.at !== undefined,
+  });
+  /** The accounts' monthly records as this server counts them between calls of the store. */
+  private readonly records = new RecordsRoom();
 
   constructor(
     private readonly store: StateStore,
     private readonly windowSeconds: number,
+    /** Where requests settled in memory are journaled; without one, each is settled in the store first. */
+    private readonly journal?: MeterJournal,
   ) {}
 
   /**
@@ -162,43 +181,113 @@ export class Leases {
     }
   }
 
-  /** Takes and settles a request admitted from a lease: in one call of the store with those settled at the same time. */
-  async settle(taking: Taking, s: LeasedSettlement): Promise<LeasedSettleRow> {
+  /**
+   * Takes and settles a request admitted from a lease: in memory and journaled when it charges nothing or
+   * its records fit in the month as counted, else in one call of the store with those settled at the same time.
+   */
+  async settle(taking: Taking, s: LeasedSettlement): Promise<LeasedSettled> {
     const { account } = taking.caller;
+    const id = account.account_id;
+    const allowance = PLANS[account.plan].monthlyRecords;
+    // What meter_settle_leased settles without looking at the month: a refusal, an error or no records.
+    const nothing = s.void || s.status >= 400 || s.records === 0;
+    const args = named(SETTLE_LEASED_ARGS, [
+      ...takingArgs(taking),
+      s.month,
+      s.status,
+      s.records,
+      allowance,
+      s.force,
+      s.void,
+      account.overage_enabled,
+      account.overage_price_micros,
+      account.overage_limit_cents,
+    ]);
+    if (this.journal && s.status !== 429 && !s.force && (nothing || this.records.take(id, s.month, allowance, s.records)))
+      return this.settleInMemory(taking, s, args, nothing);
+    const version = this.records.sent(id);
     let row: LeasedSettleRow | undefined;
     try {
-      row = await this.settlements.add(
-        named(SETTLE_LEASED_ARGS, [
-          ...takingArgs(taking),
-          s.month,
-          s.status,
-          s.records,
-          PLANS[account.plan].monthlyRecords,
-          s.force,
-          s.void,
-          account.overage_enabled,
-          account.overage_price_micros,
-          account.overage_limit_cents,
-        ]),
-      );
+      row = await this.settlements.add({ args });
     } finally {
-      const month =
+      const figure: RecordsFigure | undefined =
         row && row.records_used !== null ? { used: Number(row.records_used), reserved: Number(row.records_reserved) } : undefined;
+      this.records.answered(id, version, s.month, allowance, figure);
       // A request answered 429 gives its monthly request back; one refused when taken never had it.
       const returned = row !== undefined && (row.outcome === 'requests' || !row.charged || s.status === 429);
-      this.taken(account.account_id, month, returned);
+      this.taken(id, returned);
     }
-    return row;
+    return { row, stored: Promise.resolve() };
   }
 
-  /** One call of the store for a batch of settlements, answered in the batch's order. */
-  private async settleTogether(batch: SettleArgs[]): Promise<LeasedSettleRow[]> {
-    const rows = await this.store.query<LeasedSettleRow & { i: number }>(SETTLE_LEASED, [
-      JSON.stringify(batch.map((args, i) => ({ ...args, i }))),
-    ]);
+  /**
+   * A request settled as the store would (its monthly request is among those the lease counts; its
+   * records, if any, fit): journaled now, settled in the store by the next batch. Its records are
+   * charged even past the allowance there (p_force): the answer has been sent.
+   */
+  private settleInMemory(taking: Taking, s: LeasedSettlement, args: SettleArgs, nothing: boolean): LeasedSettled {
+    const id = taking.caller.account.account_id;
+    if (!nothing) args.p_force = true;
+    const at = this.journal!.append(args);
+    const figure = nothing ? undefined : this.records.figure(id);
+    const stored = this.settlements.add({ args, at }).then(
+      (row) => {
+        this.stored(id, s, nothing);
+        if (row.outcome !== 'admitted' || !row.charged || row.settlement === 'overage')
+          throw new Error(`a request settled in memory was settled otherwise in the store (${row.outcome}, ${row.settlement})`);
+      },
+      (error: unknown) => {
+        this.stored(id, s, nothing);
+        throw error;
+      },
+    );
+    const row: LeasedSettleRow = {
+      outcome: 'admitted',
+      requests_used: 0,
+      requests_left: 0,
+      charged: true,
+      records_used: figure ? figure.used : null,
+      records_reserved: figure ? figure.reserved : null,
+      overage_micros: 0,
+      settlement: s.void || s.status >= 400 ? 'not_charged' : 'included',
+    };
+    return { row, stored };
+  }
+
+  /** A request settled in memory is in the store now. */
+  private stored(accountId: string, s: LeasedSettlement, nothing: boolean): void {
+    if (!nothing) this.records.settled(accountId, s.month, s.records);
+    this.taken(accountId, false);
+  }
+
+  /** One call of the store for a batch of settlements, answered in the batch's order; the journal settled as far as the batch reaches. */
+  private async settleTogether(batch: Settling[]): Promise<LeasedSettleRow[]> {
+    const at = batch.findLast((item) => item.at !== undefined)?.at;
+    const rows = await settleJournaled<LeasedSettleRow & { i: number }>(
+      this.store,
+      batch.map((item) => item.args),
+      at,
+    );
+    if (at) this.journal!.settled(at);
     const answered: LeasedSettleRow[] = [];
     for (const { i, ...row } of rows) answered[i] = row;
     return answered;
+  }
+
+  /** Resolves once every settlement made so far is in the store (the ledger and the months read by others). */
+  allStored(): Promise<void> {
+    return this.settlements.settled();
+  }
+
+  /** Another writer of the account's month begins (an export's reservation): first, what was settled in memory reaches the store. */
+  async block(accountId: string): Promise<void> {
+    this.records.block(accountId);
+    await this.settlements.settled();
+  }
+
+  /** The other writer of the account's month has ended. */
+  unblock(accountId: string): void {
+    this.records.unblock(accountId);
   }
 
   /** Takes a request admitted from a lease now, its ledger row pending; false when no monthly request is left. */
@@ -207,22 +296,18 @@ export class Leases {
     try {
       [row] = await this.store.query<{ drawn: boolean }>(DRAW, takingArgs(taking));
     } finally {
-      this.taken(taking.caller.account.account_id, undefined, row?.drawn === false);
+      this.taken(taking.caller.account.account_id, row?.drawn === false);
     }
     return row!.drawn;
   }
 
   /**
    * A request admitted from the account's lease has been taken in the store (or refused there): it no
-   * longer counts as untaken. `records` is where the month stands after it, when the store said;
-   * `returned`: its monthly request is not counted after all (answered 429, or refused when taken).
+   * longer counts as untaken. `returned`: its monthly request is not counted after all (answered 429,
+   * or refused when taken).
    */
-  private taken(accountId: string, records?: { used: number; reserved: number }, returned = false): void {
+  private taken(accountId: string, returned: boolean): void {
     const lease = this.leases.get(accountId);
-    if (lease && records) {
-      lease.recordsUsed = records.used;
-      lease.recordsReserved = records.reserved;
-    }
     if (lease && returned) {
       lease.requestsUsed--;
       lease.requestsLeft++;
@@ -258,12 +343,28 @@ export class Leases {
     if (lease) await this.giveBack(accountId, lease);
   }
 
-  /** Gives every unused slot back: the server stops. */
+  /** Forgets what is counted of the account in memory: its lease (the unused slots given back) and its month's records. */
+  async forget(accountId: string): Promise<void> {
+    await this.release(accountId);
+    this.records.stale(accountId);
+  }
+
+  /**
+   * The server stops: a journaled settlement the store fails from now on is left to the journal (the
+   * next start settles it), and nothing after it is sent.
+   */
+  stopping(): void {
+    this.settlements.close();
+  }
+
+  /** Gives every unused slot back and closes the journal (every settlement is in the store): the server stops. */
   async close(): Promise<void> {
     await Promise.all([...this.granting.values()]);
     const leases = [...this.leases];
     this.leases.clear();
     for (const [accountId, lease] of leases) await this.giveBack(accountId, lease);
+    await this.settlements.settled();
+    this.journal?.close();
   }
 
   private async giveBack(accountId: string, lease: Lease): Promise<void> {
@@ -294,6 +395,7 @@ export class Leases {
     const grants = same ? old.grants : 0;
     const want = slots ? Math.min(Math.max(1, Math.ceil(plan.requestsPerMinute / SHARE)), FIRST << grants) : 0;
     const untaken = this.untaken.get(id) ?? 0;
+    const version = this.records.version(id);
     const [row] = await this.store.query<LeaseRow>(LEASE, [
       id,
       caller.keyId,
@@ -318,10 +420,10 @@ export class Leases {
       requestsUsed: Number(row!.requests_used) + untaken,
       requestsLeft: Number(row!.requests_left) - untaken,
       exact: untaken === 0,
-      recordsUsed: Number(row!.records_used),
-      recordsReserved: Number(row!.records_reserved),
     };
     this.leases.set(id, lease);
+    const figure = { used: Number(row!.records_used), reserved: Number(row!.records_reserved) };
+    this.records.read(id, monthKey(at), plan.monthlyRecords, figure, version);
     // Once a window, at most: the sweep reads every lease.
     if (this.leases.size > KEPT && windowStart > this.swept) {
       this.swept = windowStart;
@@ -348,10 +450,15 @@ export class Leases {
     await this.store.query(REFUSE, [caller.account.account_id, at, routeClass, caller.keyId]);
     return { lease, refusal };
   }
+
+  /** Where the account's month stands as this server counts it. */
+  recordsOf(accountId: string): RecordsFigure {
+    return this.records.figure(accountId) ?? { used: 0, reserved: 0 };
+  }
 }
 
 /** Where an account stands after a request admitted from its lease (or refused by it). */
-export function leaseStanding(lease: Lease, caller: Caller, at: Date): Standing {
+export function leaseStanding(lease: Lease, records: RecordsFigure, caller: Caller, at: Date): Standing {
   return {
     model: 'records',
     windowLimit: lease.windowLimit,
@@ -359,9 +466,9 @@ export function leaseStanding(lease: Lease, caller: Caller, at: Date): Standing 
     windowReset: lease.windowReset,
     requestsUsed: lease.requestsUsed,
     requestsLeft: Math.max(0, lease.requestsLeft),
-    recordsUsed: lease.recordsUsed,
+    recordsUsed: records.used,
     recordsLimit: PLANS[caller.account.plan].monthlyRecords,
-    recordsReserved: lease.recordsReserved,
+    recordsReserved: records.reserved,
     recordsCharged: 0,
     monthEnd: monthOf(at).end,
   };

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Queryable, StateStore } from '../db/state-store.js';
 import type { AccountRow } from './accounts.js';
 import type { Caller } from './keys.js';
+import type { MeterJournal } from './journal.js';
 import { leaseStanding, Leases, type Taking } from './leases.js';
 import type { Standing } from './standing.js';
 import { call, REQUEST_ARGS, type SettleRow, type StandingRow } from './store-call.js';
@@ -101,6 +102,8 @@ export interface Ticket {
   deferred: boolean;
   /** Its charge was given back: the answer was not delivered. */
   refunded?: boolean;
+  /** Settled in memory and journaled: settles once its ledger row is in the store. */
+  stored?: Promise<void>;
   /** Time spent admitting and charging it, in ms (reported in Server-Timing as meter). */
   meterMs: number;
   /** Admitted from its account's lease: taken in the store when it is settled or deferred. */
@@ -139,9 +142,10 @@ export class Meter {
     private readonly logger: Logger,
     /** The server admitting requests (Nodes.id): it settles them, or another does if it stops. */
     private readonly nodeId: string | null = null,
-    options: { leases?: boolean } = {},
+    /** leases: admit records-model requests from leases; journal: and settle them in memory, journaled (ADR 0013). */
+    options: { leases?: boolean; journal?: MeterJournal } = {},
   ) {
-    this.leases = options.leases ? new Leases(store, WINDOW_SECONDS) : undefined;
+    this.leases = options.leases ? new Leases(store, WINDOW_SECONDS, options.journal) : undefined;
   }
 
   /** Admits the request or says why not; refused requests leave no trace. */
@@ -151,7 +155,7 @@ export class Meter {
     let admitted: { standing: Standing; refusal: Refusal | null };
     if (leased) {
       const { lease, refusal } = await this.leases!.admit(caller, at, info.windowed, info.routeClass);
-      admitted = { standing: leaseStanding(lease, caller, at), refusal };
+      admitted = { standing: leaseStanding(lease, this.leases!.recordsOf(caller.account.account_id), caller, at), refusal };
     } else {
       // An account whose requests no longer come from a lease (its billing model changed) gives its slots back first.
       if (this.leases && !this.leased(caller)) await this.leases.release(caller.account.account_id);
@@ -161,9 +165,13 @@ export class Meter {
     let { refusal } = admitted;
     const ticket: Ticket = { info, caller, at, standing, settled: refusal !== null, deferred: false, meterMs: 0, leased };
     // The usage routes read the ledger, their own call included: such a request is taken at once.
-    if (leased && refusal === null && info.routeClass === 'usage' && !(await this.draw(ticket))) {
-      refusal = ticket.refusal!;
-      ticket.settled = true;
+    if (leased && refusal === null && info.routeClass === 'usage') {
+      if (!(await this.draw(ticket))) {
+        refusal = ticket.refusal!;
+        ticket.settled = true;
+      }
+      // And they read every request settled so far: those settled in memory reach the store first.
+      await this.leases!.allStored();
     }
     if (refusal === null) this.open++;
     return { ticket, refusal };
@@ -181,6 +189,8 @@ export class Meter {
   async peek(caller: Caller, info: Omit<RequestInfo, 'requestId'>): Promise<{ standing: Standing; refusal: Refusal | null }> {
     const at = this.clock();
     const leased = this.leased(caller);
+    // The months as the store has them: with every request settled so far in memory.
+    await this.leases?.allStored();
     let seen: { standing: Standing; refusal: Refusal | null } | undefined;
     await this.store
       .transaction(async (tx) => {
@@ -267,9 +277,9 @@ export class Meter {
     return row.charged;
   }
 
-  /** Takes and settles a request admitted from a lease: one call of the store. */
+  /** Takes and settles a request admitted from a lease: in memory (journaled), or by one call of the store. */
   private async settleLeased(ticket: Ticket, options: SettleOptions): Promise<boolean> {
-    const row = await this.leases!.settle(this.taking(ticket), {
+    const { row, stored } = await this.leases!.settle(this.taking(ticket), {
       month: options.month ?? monthKey(ticket.at),
       status: options.status,
       records: options.records,
@@ -277,6 +287,8 @@ export class Meter {
       // A route never paid for is settled as not charged, whatever it answers (as settle does).
       void: options.void ?? unitMicros(ticket.info.routeClass) === 0,
     });
+    ticket.stored = stored;
+    this.track(stored, ticket, 'settling a journaled request in the store failed; the next start settles it from the journal');
     if (row.outcome === 'requests') {
       ticket.refusal = 'requests';
       ticket.standing.requestsUsed = Number(row.requests_used);
@@ -316,14 +328,18 @@ export class Meter {
   refund(ticket: Ticket, status: number): void {
     if (ticket.refunded) return;
     ticket.refunded = true;
+    // A request settled in memory is refunded once its ledger row is in the store.
+    const stored = ticket.stored ?? Promise.resolve();
     this.track(
-      this.store.query<{ refunded: boolean }>(REFUND, [ticket.info.requestId, status]).then(([row]) => {
-        if (!row?.refunded)
-          this.logger.warn(
-            { request_id: ticket.info.requestId },
-            'an undelivered answer could not be given back: its ledger row has been compacted',
-          );
-      }),
+      stored
+        .then(() => this.store.query<{ refunded: boolean }>(REFUND, [ticket.info.requestId, status]))
+        .then(([row]) => {
+          if (!row?.refunded)
+            this.logger.warn(
+              { request_id: ticket.info.requestId },
+              'an undelivered answer could not be given back: its ledger row has been compacted',
+            );
+        }),
       ticket,
     );
   }
@@ -346,16 +362,39 @@ export class Meter {
     this.open--;
   }
 
+  /**
+   * Runs `work`, which sets records of the caller's month aside (an export's reservation): what was
+   * settled in memory reaches the store first, and nothing of the account's is settled in memory until
+   * the work has ended and the store has been read again.
+   */
+  async reserving<T>(caller: Caller, work: () => Promise<T>): Promise<T> {
+    if (!this.leases) return work();
+    const id = caller.account.account_id;
+    try {
+      await this.leases.block(id);
+      return await work();
+    } finally {
+      this.leases.unblock(id);
+    }
+  }
+
+  /**
+   * The account's months were changed in the store by something other than this server's metering (an
+   * operator's correction): what this server counts in memory is read from the store again, and the
+   * slots its lease holds unused are given back. Call it once this server's requests are settled (idle).
+   */
+  async reread(accountId: string): Promise<void> {
+    await this.leases?.forget(accountId);
+  }
+
   /** Settles after the response is sent (errors, redirects, counts): tracked so idle() and shutdown wait for it. */
   settleLater(ticket: Ticket, options: SettleOptions): void {
     this.track(this.settle(ticket, options), ticket);
   }
 
-  private track(work: Promise<unknown>, ticket: Ticket): void {
+  private track(work: Promise<unknown>, ticket: Ticket, failed = 'settling a request failed; its ledger row stays pending'): void {
     const done = work
-      .catch((error: unknown) =>
-        this.logger.error({ err: error, request_id: ticket.info.requestId }, 'settling a request failed; its ledger row stays pending'),
-      )
+      .catch((error: unknown) => this.logger.error({ err: error, request_id: ticket.info.requestId }, failed))
       .finally(() => this.inFlight.delete(done));
     this.inFlight.add(done);
   }
@@ -430,8 +469,9 @@ export class Meter {
     return row!;
   }
 
-  /** Waits for every admitted request to settle, then gives the leases' unused slots back: the server stops. */
+  /** Waits for every admitted request to settle, then gives the leases' unused slots back and closes the journal: the server stops. */
   async stop(): Promise<void> {
+    this.leases?.stopping();
     await this.idle();
     await this.leases?.close();
   }

@@ -108,7 +108,7 @@ describe('metering', function () {
     it('refuses with 429 rate_limited until the first of next month once the allowance is used, before any work', async () => {
       const { key, accountId } = await app.account({ plan: 'free' });
       expect((await app.api.get('/v1/jobs/count', { key })).status).to.equal(200);
-      await app.store.query('UPDATE usage_months SET requests_drawn = requests_granted WHERE account_id = $1', [accountId]);
+      await app.alter(accountId, 'UPDATE usage_months SET requests_drawn = requests_granted WHERE account_id = $1');
       const r = await app.api.get<ErrorBody>('/v1/jobs?limit=5', { key });
       expect(r.status).to.equal(429);
       expect(r.body.error.message).to.match(/monthly API request allowance has been reached/);
@@ -175,7 +175,7 @@ describe('metering', function () {
     it('refuses a page the allowance cannot take with 429 data_limit_exceeded and no data, giving the request back', async () => {
       const { key, accountId } = await app.account({ plan: 'free' });
       expect((await app.api.get('/v1/jobs?limit=10', { key })).status).to.equal(200);
-      await app.store.query('UPDATE usage_months SET records_used = 995 WHERE account_id = $1', [accountId]);
+      await app.alter(accountId, 'UPDATE usage_months SET records_used = 995 WHERE account_id = $1');
       const r = await app.api.get<ErrorBody>('/v1/jobs?limit=10', { key });
       expect(r.status).to.equal(429);
       expect(r.body.error.code).to.equal('data_limit_exceeded');
@@ -194,7 +194,7 @@ describe('metering', function () {
     it('never charges parallel pages past the allowance: the month takes exactly what is left', async () => {
       const { key, accountId } = await app.account({ plan: 'free' });
       expect((await app.api.get('/v1/jobs/count', { key })).status).to.equal(200);
-      await app.store.query('UPDATE usage_months SET records_used = 988 WHERE account_id = $1', [accountId]);
+      await app.alter(accountId, 'UPDATE usage_months SET records_used = 988 WHERE account_id = $1');
       const results = await Promise.all(Array.from({ length: 10 }, () => app.api.get('/v1/jobs?limit=4', { key, ...noWait })));
       expect(results.filter((r) => r.status === 200)).to.have.length(3);
       expect(results.filter((r) => r.status === 429)).to.have.length(7);
@@ -207,7 +207,7 @@ describe('metering', function () {
     it('reports overage used exactly, as the limit is enforced and as analytics says: 7 records at $0.002 are $0.014, not $0.01', async () => {
       const { key, accountId } = await app.account({ plan: 'paid-5k' });
       expect((await app.api.put('/v1/account/overage', { enabled: true }, { key })).status).to.equal(200);
-      await app.store.query('UPDATE usage_months SET records_used = 4997 WHERE account_id = $1', [accountId]);
+      await app.alter(accountId, 'UPDATE usage_months SET records_used = 4997 WHERE account_id = $1');
       expect(num(await app.api.get('/v1/jobs?limit=10', { key }), 'X-Data-Records-Charged')).to.equal(10);
       await settled();
       expect((await app.api.put<{ usedUsd: number }>('/v1/account/overage', { enabled: true }, { key })).body.usedUsd).to.equal(0.014);
@@ -218,7 +218,7 @@ describe('metering', function () {
       const { key, accountId } = await app.account({ plan: 'paid-5k' });
       // $10 for 5,000 records: 2,000 micro-USD a record; a $0.05 limit is 25 records.
       expect((await app.api.put('/v1/account/overage', { enabled: true, monthlyLimitUsd: 0.05 }, { key })).status).to.equal(200);
-      await app.store.query('UPDATE usage_months SET records_used = 4990 WHERE account_id = $1', [accountId]);
+      await app.alter(accountId, 'UPDATE usage_months SET records_used = 4990 WHERE account_id = $1');
       const first = await app.api.get('/v1/jobs?limit=30', { key });
       expect(first.status).to.equal(200);
       expect(num(first, 'X-Data-Records-Charged')).to.equal(30);
@@ -365,14 +365,14 @@ describe('metering', function () {
       expect((await app.api.put('/v1/account/overage', { enabled: true, monthlyLimitUsd: 0.01 }, { key })).status).to.equal(200);
       const price = Math.ceil(count.body.count / 100) * 20;
       expect(price).to.be.greaterThan(20);
-      await app.store.query("UPDATE usage_months SET overage_used_micros = $2 WHERE account_id = $1 AND month = '2026-11-01'", [
+      await app.alter(accountId, "UPDATE usage_months SET overage_used_micros = $2 WHERE account_id = $1 AND month = '2026-11-01'", [
         accountId,
         10_000 - price + 20,
       ]);
       const refused = await app.api.post<ErrorBody>('/v1/jobs/exports', {}, { key, ...noWait });
       expect(refused.status).to.equal(429);
       expect(refused.body.error.code).to.equal('data_limit_exceeded');
-      await app.store.query("UPDATE usage_months SET overage_used_micros = $2 WHERE account_id = $1 AND month = '2026-11-01'", [
+      await app.alter(accountId, "UPDATE usage_months SET overage_used_micros = $2 WHERE account_id = $1 AND month = '2026-11-01'", [
         accountId,
         10_000 - price,
       ]);
@@ -444,7 +444,7 @@ describe('metering', function () {
       // Five PUTs and the count: six more monthly requests; the window saw only the count.
       expect(num(after, 'X-Data-Requests-Used') - num(before, 'X-Data-Requests-Used')).to.equal(6);
       expect(windowBefore - num(after, 'RateLimit-Remaining')).to.equal(1);
-      await app.store.query('UPDATE usage_months SET records_used = 4995 WHERE account_id = $1', [accountId]);
+      await app.alter(accountId, 'UPDATE usage_months SET records_used = 4995 WHERE account_id = $1');
       expect((await app.api.get('/v1/jobs?limit=10', { key })).status).to.equal(429);
       const last = await app.api.get('/v1/jobs/count', { key });
       expect(num(last, 'X-Data-Requests-Used')).to.equal(num(after, 'X-Data-Requests-Used') + 1);

@@ -69,7 +69,7 @@ describe('MCP metering, confirmation and sessions', function () {
       const { accountId, call } = await agent({ plan: 'free' });
       matching = output<{ count: number }>(await call('count_jobs', {})).count;
       expect(matching).to.be.above(25);
-      await app.store.query('UPDATE usage_months SET requests_drawn = requests_granted - 1 WHERE account_id = $1', [accountId]);
+      await app.alter(accountId, 'UPDATE usage_months SET requests_drawn = requests_granted - 1 WHERE account_id = $1');
       expect(output<{ requests: { remaining: number } }>(await call('get_usage')).requests.remaining).to.equal(1);
 
       const saved = output<Answer>(await call('search_jobs', { save_to_file: true }));
@@ -97,7 +97,7 @@ describe('MCP metering, confirmation and sessions', function () {
     it('refuses a page the month cannot take with data_limit_exceeded, charging nothing and giving the request back', async () => {
       const { accountId, call, client } = await agent({ plan: 'free' });
       output(await call('count_jobs', {}));
-      await app.store.query('UPDATE usage_months SET records_used = 995 WHERE account_id = $1', [accountId]);
+      await app.alter(accountId, 'UPDATE usage_months SET records_used = 995 WHERE account_id = $1');
       const refused = toolError(await call('search_jobs', { limit: 10 }));
       expect(refused).to.include({ code: 'data_limit_exceeded', http_status: 429 });
       expect(await month(accountId)).to.include({ records: 995, requests: 1 });
@@ -134,7 +134,7 @@ describe('MCP metering, confirmation and sessions', function () {
       const { accountId, call, key } = await agent({ plan: 'paid-5k' });
       expect((await app.api.put('/v1/account/overage', { enabled: true }, { key })).status).to.equal(200);
       output(await call('count_jobs', {}));
-      await app.store.query('UPDATE usage_months SET records_used = 4995 WHERE account_id = $1', [accountId]);
+      await app.alter(accountId, 'UPDATE usage_months SET records_used = 4995 WHERE account_id = $1');
       // 4 records fit in the allowance: no question.
       expect(output<Answer>(await call('search_jobs', { limit: 4 })).status).to.equal('done');
       // 10 more: 9 are overage at the 5k plan's 0.002 USD per record.

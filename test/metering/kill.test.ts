@@ -9,7 +9,7 @@ import type { StateStore } from '../../src/db/state-store.js';
 import { createAccount } from '../../src/metering/accounts.js';
 import { issueKey } from '../../src/metering/keys.js';
 import { seededDataDir, tempDir } from '../support/app.js';
-import { startServer } from '../support/cli.js';
+import { startServer, type RunningServer } from '../support/cli.js';
 
 /** A small seeded generator (mulberry32): the same trials on every run. */
 function random(seed: number): () => number {
@@ -92,7 +92,14 @@ describe('metering under kill -9 (seeded, 20 trials)', function () {
   it('leaves nothing pending after a restart, loses no charged answer, counts none twice, keeps every counter equal to the ledger and no window above its limit', async () => {
     const next = random(20261123);
     const received: Received[] = [];
-    const serve = () => startServer(['--data-dir', dataDir, '--snapshots-dir', snapshotsDir, '--ledger-compact-ms', '0']);
+    const servers: RunningServer[] = [];
+    const serve = async () => {
+      const server = await startServer(['--data-dir', dataDir, '--snapshots-dir', snapshotsDir, '--ledger-compact-ms', '0'], {
+        JPS_LOG_LEVEL: 'warn',
+      });
+      servers.push(server);
+      return server;
+    };
     for (let trial = 0; trial < TRIALS; trial++) {
       // Each start after the first settles what the killed server before it left, while this trial's clients arrive.
       const server = await serve();
@@ -109,6 +116,12 @@ describe('metering under kill -9 (seeded, 20 trials)', function () {
     expect(received.filter((r) => r.status === 200).length).to.be.greaterThan(10 * TRIALS);
     // The hot accounts' windows filled up: the check below counts something.
     expect(received.filter((r) => r.status === 429).length).to.be.greaterThan(0);
+    // Killed servers had answered requests they had only journaled: their successors settled them.
+    const journaled = servers
+      .flatMap((server) => server.output().split('\n'))
+      .filter((line) => line.includes('did not settle are settled now'))
+      .map((line) => (JSON.parse(line) as { journaled: number }).journaled);
+    expect(journaled.reduce((sum, lines) => sum + lines, 0)).to.be.greaterThan(0);
 
     await withStore(async (store) => {
       expect(await store.query("SELECT request_id FROM ledger WHERE settlement_status = 'pending'")).to.deep.equal([]);

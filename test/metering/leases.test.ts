@@ -65,7 +65,7 @@ describe('leases of the request window (embedded store)', function () {
     const { key, accountId } = await app.account({ plan: 'paid-5k' });
     expect((await app.api.get('/v1/jobs/count', { key })).status).to.equal(200);
     // The store changes under the lease: three requests left. The call that takes a request refuses the rest.
-    await app.store.query('UPDATE usage_months SET requests_drawn = requests_granted - 3 WHERE account_id = $1', [accountId]);
+    await app.alter(accountId, 'UPDATE usage_months SET requests_drawn = requests_granted - 3 WHERE account_id = $1');
     const stale = await Promise.all(
       Array.from({ length: 10 }, () => app.api.get<{ error: { code: string } }>('/v1/jobs?limit=2', { key, ...noWait })),
     );
@@ -74,7 +74,7 @@ describe('leases of the request window (embedded store)', function () {
     expect((await requestsOf(accountId)).rows).to.equal(4);
 
     // The next window's lease reads three more requests left; ten parallel clients get exactly three.
-    await app.store.query('UPDATE usage_months SET requests_drawn = requests_granted - 3 WHERE account_id = $1', [accountId]);
+    await app.alter(accountId, 'UPDATE usage_months SET requests_drawn = requests_granted - 3 WHERE account_id = $1');
     app.setNow(new Date(NOW.getTime() + 60_000));
     const fresh = await Promise.all(Array.from({ length: 10 }, () => app.api.get('/v1/jobs?limit=2', { key, ...noWait })));
     expect(fresh.filter((r) => r.status === 200)).to.have.length(3);
@@ -93,7 +93,7 @@ describe('leases of the request window (embedded store)', function () {
     const { key, accountId } = await app.account({ plan: 'free' });
     expect((await app.api.get('/v1/jobs/count', { key })).status).to.equal(200);
     // Five records left of the month's 1,000: ten parallel pages of two, settled in calls of several.
-    await app.store.query("UPDATE usage_months SET records_used = 995 WHERE account_id = $1 AND month = '2026-11-01'", [accountId]);
+    await app.alter(accountId, "UPDATE usage_months SET records_used = 995 WHERE account_id = $1 AND month = '2026-11-01'");
     const pages = await Promise.all(
       Array.from({ length: 10 }, () => app.api.get<{ data?: unknown[]; error?: { code: string } }>('/v1/jobs?limit=2', { key, ...noWait })),
     );

@@ -114,6 +114,12 @@ export interface TestApp {
   now(): Date;
   /** An account with a key, ready to call the API. */
   account(input?: Partial<NewAccount>, keyOptions?: KeyOptions): Promise<{ accountId: string; key: string; keyId: string }>;
+  /**
+   * Changes an account's monthly figures in the store behind the server's back (as an operator's
+   * correction would): what the server settled in memory reaches the store first, and the server reads
+   * the account again after it (Meter.reread). `params` default to the account id alone.
+   */
+  alter(accountId: string, sql: string, params?: unknown[]): Promise<void>;
   /** Stops the service (as a crash would, unless `stopped` already did) and starts a new one on the same store and folders. */
   restart(stopped?: Promise<void>): Promise<void>;
   close(): Promise<void>;
@@ -218,6 +224,11 @@ export async function startTestApp(
       const account = await createAccount(store, { plan: 'paid-25k', ...input });
       const key = await issueKey(store, account.account_id, keyOptions);
       return { accountId: account.account_id, key: key.key, keyId: key.key_id };
+    },
+    async alter(accountId, sql, params = [accountId]) {
+      await app.service.ctx.meter.idle();
+      await store.query(sql, params);
+      await app.service.ctx.meter.reread(accountId);
     },
     async restart(stopped) {
       await (stopped ?? app.service.close());

@@ -43,6 +43,8 @@ export interface RunningServer {
   process: ChildProcess;
   /** Sends SIGTERM and resolves with the exit code once the server has drained and exited. */
   stop(): Promise<number | null>;
+  /** What it has written on stdout so far: where it listens, and its log lines at the level JPS_LOG_LEVEL lets through. */
+  output(): string;
 }
 
 /** Starts `serve --json --port 0 ...` and resolves once it prints where it listens. */
@@ -58,7 +60,7 @@ export function startServer(args: string[], env: Record<string, string> = {}): P
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.stdout.on('data', (c: Buffer) => {
       stdout += c.toString();
-      const line = stdout.split('\n').find((l) => l.startsWith('{'));
+      const line = stdout.split('\n').find((l) => l.startsWith('{"url"'));
       if (line) {
         const { url } = JSON.parse(line) as { url: string };
         done({
@@ -68,6 +70,7 @@ export function startServer(args: string[], env: Record<string, string> = {}): P
             child.kill('SIGTERM');
             return exited;
           },
+          output: () => stdout,
         });
       }
     });

@@ -22,7 +22,10 @@ export function exportHandlers(ctx: AppContext) {
       if (ticket && !(await ctx.meter.defer(ticket))) throw refused(ticket.refusal!, ticket);
       let created: { record: Record<string, unknown>; replayed: boolean };
       try {
-        created = await ctx.exports.create(caller, req.body, requestIdOf(res), idempotencyKeyOf(req, 'POST /v1/jobs/exports'));
+        // The export's reservation takes records of the month: none are charged in memory meanwhile (ADR 0013).
+        created = await ctx.meter.reserving(caller, () =>
+          ctx.exports.create(caller, req.body, requestIdOf(res), idempotencyKeyOf(req, 'POST /v1/jobs/exports')),
+        );
       } catch (error) {
         // Settled before the error is written; a failing store leaves the row to the next start's sweep.
         if (ticket) {

@@ -94,4 +94,27 @@ describe('group commit', () => {
     // Nothing was sent past the first item once it failed for good.
     expect(calls.flat().filter((n) => n !== 1)).to.deep.equal([2]);
   });
+
+  it('lets a call of kept items alone wait for more; an item not kept, or someone waiting for them, sends it at once', async () => {
+    const calls: number[][] = [];
+    // Lingering a minute: the test would time out if anything waited for it.
+    const group = new GroupCommit(
+      (items: number[]) => {
+        calls.push(items);
+        return Promise.resolve(items.map((n) => n * 2));
+      },
+      { keep: (n) => n < 10, lingerMs: 60_000 },
+    );
+    const first = [group.add(1)];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    first.push(group.add(2));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).to.deep.equal([]);
+    first.push(group.add(10));
+    expect(await Promise.all(first)).to.deep.equal([2, 4, 20]);
+    const later = group.add(3);
+    await group.settled();
+    expect(await later).to.equal(6);
+    expect(calls).to.deep.equal([[1, 2, 10], [3]]);
+  });
 });

@@ -224,6 +224,32 @@ BEGIN
 END
 $$;
 
+-- More slots of the account's current window, for a server that counts the account's month in memory
+-- since its last meter_lease of the month (ADR 0013): the window row alone, taken as meter_lease takes
+-- it, the months not brought up again.
+CREATE OR REPLACE FUNCTION meter_lease_slots(
+  p_account text, p_at timestamptz, p_window_limit integer, p_window_seconds integer, p_want integer
+) RETURNS TABLE (granted integer, window_used integer, window_reset timestamptz)
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_window timestamptz := to_timestamp(floor(extract(epoch FROM p_at) / p_window_seconds) * p_window_seconds);
+  v_used integer;
+  v_start timestamptz;
+  v_granted integer;
+BEGIN
+  INSERT INTO rate_windows AS w (account_id, window_start, used) VALUES (p_account, v_window, 0)
+  ON CONFLICT (account_id) DO UPDATE
+    SET window_start = greatest(w.window_start, v_window),
+        used = CASE WHEN w.window_start < v_window THEN 0 ELSE w.used END
+  RETURNING w.used, w.window_start INTO v_used, v_start;
+  v_granted := least(p_want, greatest(0, p_window_limit - v_used));
+  IF v_granted > 0 THEN
+    UPDATE rate_windows SET used = used + v_granted WHERE account_id = p_account;
+  END IF;
+  RETURN QUERY SELECT v_granted, v_used, v_start + make_interval(secs => p_window_seconds);
+END
+$$;
+
 -- Slots of a lease not used, given back (a server stopping, a plan changed): nothing when the window
 -- has passed.
 CREATE OR REPLACE FUNCTION meter_lease_return(p_account text, p_window_start timestamptz, p_slots integer) RETURNS void

@@ -32,6 +32,8 @@ import { call, REQUEST_ARGS, type SettleRow, type StandingRow } from './store-ca
  * window ends: an account that sends few requests loses few, one that sends many renews its lease seldom.
  */
 const FIRST = 4;
+/** How long a call of journaled settlements alone waits for more. */
+const LINGER_MS = 5;
 /** Past this many accounts' leases, those of windows gone by are forgotten. */
 const KEPT = 10_000;
 const SHARE = 4;
@@ -53,6 +55,7 @@ const SETTLE_LEASED_ARGS = [
 ];
 const DRAW = `SELECT * FROM ${call('meter_draw', DRAW_ARGS)}`;
 const RETURN = 'SELECT meter_lease_return($1, $2, $3)';
+const SLOTS = 'SELECT * FROM meter_lease_slots($1, $2, $3, $4, $5)';
 const REFUSE = 'SELECT meter_count_refusal($1, $2, $3, $4)';
 
 /** One request's arguments of meter_settle_leased, by name. */
@@ -112,8 +115,9 @@ export interface Lease {
   inWindow: number;
   /** A grant found the window full: nothing frees a slot of it on this store but this server. */
   full: boolean;
-  /** Grants of slots in this window so far. */
+  /** Grants of slots in this window so far, and the slots the last one took. */
   grants: number;
+  granted: number;
   requestsUsed: number;
   requestsLeft: number;
   /** The store was asked with no request of the account admitted and not yet taken: requestsLeft is exact. */
@@ -133,8 +137,10 @@ export class Leases {
   private swept = 0;
   /** Settlements of leased requests, sent to the store together (group commit): a commit costs more than a settlement. */
   private readonly settlements = new GroupCommit<Settling, LeasedSettleRow>((batch) => this.settleTogether(batch), {
-    // A journaled settlement's answer has been sent: it is tried until the store takes it.
+    // A journaled settlement's answer has been sent: it is tried until the store takes it, and may
+    // wait a little for others (nothing waits for it; a call's commit costs more than its rows).
     keep: (item) => item.at !== undefined,
+    lingerMs: LINGER_MS,
   });
   /** The accounts' monthly records as this server counts them between calls of the store. */
   private readonly records = new RecordsRoom();
@@ -177,8 +183,31 @@ export class Leases {
       lease.requestsUsed++;
       lease.exact = false;
       this.untaken.set(id, (this.untaken.get(id) ?? 0) + 1);
+      if (windowed) this.renewEarly(caller, at, lease);
       return { lease, refusal: null };
     }
+  }
+
+  /**
+   * Slots for the next requests asked for before the lease runs out, when they come from the window
+   * alone (grantSlots): a request then seldom waits for a grant. Its failure is met by the next request,
+   * which asks again.
+   */
+  private renewEarly(caller: Caller, at: Date, lease: Lease): void {
+    const id = caller.account.account_id;
+    if (lease.full || lease.slots > Math.max(1, lease.granted >> 2) || this.granting.has(id) || !this.counts(lease, caller, at)) return;
+    this.grant(caller, at, lease.windowStart, true).catch(() => undefined);
+  }
+
+  /** Whether this server counts the account's month from `lease`: the same month and plan, requests left. */
+  private counts(lease: Lease, caller: Caller, at: Date): boolean {
+    const plan = PLANS[caller.account.plan];
+    return (
+      lease.requestsLeft > 0 &&
+      lease.planRequests === plan.monthlyRequests &&
+      lease.windowLimit === plan.requestsPerMinute &&
+      monthKey(new Date(lease.windowStart)) === monthKey(at)
+    );
   }
 
   /**
@@ -394,6 +423,10 @@ export class Leases {
     }
     const grants = same ? old.grants : 0;
     const want = slots ? Math.min(Math.max(1, Math.ceil(plan.requestsPerMinute / SHARE)), FIRST << grants) : 0;
+    // This server counts the account's month already (a lease of this month and plan with requests left):
+    // slots of the window alone, the months not read again.
+    if (old && want > 0 && this.counts(old, caller, at))
+      return this.grantSlots(id, at, windowStart, want, same ? old : { ...old, slots: 0, grants: 0 });
     const untaken = this.untaken.get(id) ?? 0;
     const version = this.records.version(id);
     const [row] = await this.store.query<LeaseRow>(LEASE, [
@@ -416,6 +449,7 @@ export class Leases {
       inWindow: row!.window_used + row!.granted,
       full: row!.granted < want,
       grants: grants + (row!.granted > 0 ? 1 : 0),
+      granted: row!.granted,
       // The requests admitted and not yet taken are not in the store's figures.
       requestsUsed: Number(row!.requests_used) + untaken,
       requestsLeft: Number(row!.requests_left) - untaken,
@@ -429,6 +463,27 @@ export class Leases {
       this.swept = windowStart;
       this.forgetBefore(windowStart);
     }
+  }
+
+  /** More slots of the window for a lease whose month this server counts (runGrant). */
+  private async grantSlots(id: string, at: Date, windowStart: number, want: number, old: Lease): Promise<void> {
+    const [row] = await this.store.query<{ granted: number; window_used: number; window_reset: Date }>(SLOTS, [
+      id,
+      at,
+      old.windowLimit,
+      this.windowSeconds,
+      want,
+    ]);
+    this.leases.set(id, {
+      ...old,
+      windowStart,
+      windowReset: new Date(row!.window_reset),
+      slots: old.slots + row!.granted,
+      inWindow: row!.window_used + row!.granted,
+      full: row!.granted < want,
+      grants: old.grants + (row!.granted > 0 ? 1 : 0),
+      granted: row!.granted,
+    });
   }
 
   /** Leases of windows before `windowStart` are forgotten: their slots are nobody's once the window has passed. */

@@ -129,6 +129,7 @@ describe('metering', function () {
       // November 2025 to November 2026: 13 grants of 250 (June to October 2025 have expired).
       expect(num(r, 'X-Data-Requests-Limit')).to.equal(13 * 250);
       expect(num(r, 'X-Data-Requests-Remaining')).to.equal(13 * 250 - 1);
+      await settled();
       const rows = await app.store.query<{ month: string; drawn: number }>(
         "SELECT to_char(month, 'YYYY-MM') AS month, requests_drawn::int AS drawn FROM usage_months WHERE account_id = $1 AND requests_drawn > 0",
         [accountId],

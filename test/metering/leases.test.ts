@@ -115,12 +115,28 @@ describe('leases of the request window (embedded store)', function () {
 
   it('gives the slots back when the account leaves the records model: the window counts only what was admitted', async () => {
     const { key, accountId } = await app.account({ plan: 'paid-5k' });
-    for (let i = 0; i < 3; i++) expect((await app.api.get('/v1/jobs/count', { key, ...noWait })).status).to.equal(200);
+    // Two requests of a first lease of four: not yet low enough to ask for more ahead.
+    for (let i = 0; i < 2; i++) expect((await app.api.get('/v1/jobs/count', { key, ...noWait })).status).to.equal(200);
     expect(await windowRow(accountId)).to.equal(4);
     await app.store.query("UPDATE accounts SET billing_model = 'requests' WHERE account_id = $1", [accountId]);
     const next = await app.api.get('/v1/jobs/count', { key, ...noWait });
     expect(next.status).to.equal(200);
-    expect(num(next, 'RateLimit-Remaining')).to.equal(56);
-    expect(await windowRow(accountId)).to.equal(4);
+    expect(num(next, 'RateLimit-Remaining')).to.equal(57);
+    expect(await windowRow(accountId)).to.equal(3);
+  });
+
+  it('asks for more slots before the lease runs out, from the window alone, and gives back what it did not use', async () => {
+    const { key, accountId } = await app.account({ plan: 'free' });
+    // Four slots, then eight asked for when one is left (after the third request), then eight more.
+    for (let i = 0; i < 3; i++) expect((await app.api.get('/v1/jobs/count', { key, ...noWait })).status).to.equal(200);
+    await app.service.ctx.meter.idle();
+    let row = await windowRow(accountId);
+    for (let wait = 0; row !== 12 && wait < 100; wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      row = await windowRow(accountId);
+    }
+    expect(row).to.equal(12);
+    await app.restart();
+    expect(await windowRow(accountId)).to.equal(3);
   });
 });

@@ -93,6 +93,8 @@ async function admissions(store: PgliteStore, seconds: number, way: Way) {
   );
   const perSecond = latencies.length / ((performance.now() - started) / 1000);
   await meter.stop();
+  // Journaled settlements may still be on their way to the store when the callers stop: counted until all are in.
+  const storedPerSecond = latencies.length / ((performance.now() - started) / 1000);
   const ids = callers.map((c) => c.account.account_id);
   const [ledgerRows] = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger WHERE account_id = ANY($1)', [ids]);
   const [charged] = await store.query<{ n: number }>('SELECT sum(records_used)::int AS n FROM usage_months WHERE account_id = ANY($1)', [
@@ -101,11 +103,18 @@ async function admissions(store: PgliteStore, seconds: number, way: Way) {
   if (ledgerRows!.n !== latencies.length || charged!.n !== latencies.length)
     throw new Error(`ledger ${ledgerRows!.n} rows, ${charged!.n} records charged, for ${latencies.length} requests`);
   console.log(
-    `admissions  ${way.padEnd(9)} ${perSecond.toFixed(0)} admitted and settled a second (embedded store, 4 callers); admit+settle median ${median(latencies).toFixed(3)} ms, p99 ${p99(latencies).toFixed(3)} ms`,
+    `admissions  ${way.padEnd(9)} ${perSecond.toFixed(0)} admitted and settled a second (embedded store, 4 callers), ${storedPerSecond.toFixed(0)} a second until all are in the store; admit+settle median ${median(latencies).toFixed(3)} ms, p99 ${p99(latencies).toFixed(3)} ms`,
   );
   return {
     accountId: callers[0]!.account.account_id,
-    figures: { per_second: perSecond, median_ms: median(latencies), p99_ms: p99(latencies), callers: 4, accounts: callers.length },
+    figures: {
+      per_second: perSecond,
+      stored_per_second: storedPerSecond,
+      median_ms: median(latencies),
+      p99_ms: p99(latencies),
+      callers: 4,
+      accounts: callers.length,
+    },
   };
 }
 

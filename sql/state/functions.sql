@@ -510,47 +510,40 @@ BEGIN
 END
 $$;
 
--- Requests admitted from leases, taken and settled together (group commit, ADR 0013): each element of
--- p_rows (an object of meter_settle_leased's arguments by name, and i, its place) settled by
--- meter_settle_leased in the order given, all in one transaction: the commit of a call in the embedded
--- store costs more than a settlement's statements. One row answered per element, with its i.
-CREATE OR REPLACE FUNCTION meter_settle_leased_batch(p_rows jsonb) RETURNS TABLE (
+-- Requests admitted from leases, taken and settled together (group commit, ADR 0013), some of them
+-- settled in memory and journaled first ("The journal"): each element of p_rows (an object of
+-- meter_settle_leased's arguments by name, and i, its place) settled by meter_settle_leased in the order
+-- given, all in one transaction (the commit of a call in the embedded store costs more than a
+-- settlement's statements), and how far the journal p_journal is settled (file p_seq, byte p_position)
+-- recorded in the same transaction, so that a start settles exactly the lines past it (p_seq NULL: no
+-- journaled row here). A row whose request is in the ledger already (a call tried again after its
+-- commit's answer was lost) is answered as it was settled, not settled twice: looked up row by row, so
+-- by the ledger's key whatever its size. One row answered per element, with its i.
+DROP FUNCTION IF EXISTS meter_settle_leased_batch(jsonb);
+CREATE OR REPLACE FUNCTION meter_settle_journaled(p_rows jsonb, p_journal text, p_seq bigint, p_position bigint) RETURNS TABLE (
   i integer, outcome text, requests_used bigint, requests_left bigint,
   charged boolean, records_used bigint, records_reserved bigint, overage_micros bigint, settlement text
 )
 LANGUAGE plpgsql AS $$
 DECLARE
   r record;
+  v_done record;
 BEGIN
   FOR r IN
     SELECT * FROM jsonb_to_recordset(p_rows) AS x(i integer, p_request text, p_account text, p_key text, p_at timestamptz,
       p_method text, p_route text, p_class text, p_node text, p_month date, p_status integer, p_records bigint,
       p_allowance bigint, p_force boolean, p_void boolean, p_overage_enabled boolean, p_price bigint, p_limit_cents bigint)
   LOOP
+    SELECT l.overage_micros, l.settlement_status INTO v_done FROM ledger l WHERE l.request_id = r.p_request;
+    IF FOUND THEN
+      RETURN QUERY SELECT r.i, 'admitted'::text, NULL::bigint, NULL::bigint, true, NULL::bigint, NULL::bigint,
+        v_done.overage_micros, v_done.settlement_status;
+      CONTINUE;
+    END IF;
     RETURN QUERY SELECT r.i, s.* FROM meter_settle_leased(r.p_request, r.p_account, r.p_key, r.p_at, r.p_method, r.p_route,
       r.p_class, r.p_node, r.p_month, r.p_status, r.p_records, r.p_allowance, r.p_force, r.p_void, r.p_overage_enabled,
       r.p_price, r.p_limit_cents) s;
   END LOOP;
-END
-$$;
-
--- The same, for requests settled in memory and journaled first (ADR 0013, "The journal"): the batch
--- also records how far the journal p_journal is settled (file p_seq, byte p_position), in the same
--- transaction, so that a start settles exactly the lines past it. p_seq NULL: no journaled row here.
--- A row whose request is in the ledger already (a call tried again after its commit's answer was lost)
--- is answered as it was settled, not settled twice.
-CREATE OR REPLACE FUNCTION meter_settle_journaled(p_rows jsonb, p_journal text, p_seq bigint, p_position bigint) RETURNS TABLE (
-  i integer, outcome text, requests_used bigint, requests_left bigint,
-  charged boolean, records_used bigint, records_reserved bigint, overage_micros bigint, settlement text
-)
-LANGUAGE plpgsql AS $$
-BEGIN
-  RETURN QUERY SELECT (r->>'i')::integer, 'admitted'::text, NULL::bigint, NULL::bigint, true, NULL::bigint, NULL::bigint,
-    l.overage_micros, l.settlement_status
-  FROM jsonb_array_elements(p_rows) r JOIN ledger l ON l.request_id = r->>'p_request';
-  RETURN QUERY SELECT * FROM meter_settle_leased_batch((
-    SELECT coalesce(jsonb_agg(r ORDER BY (r->>'i')::integer), '[]'::jsonb) FROM jsonb_array_elements(p_rows) r
-    WHERE NOT EXISTS (SELECT 1 FROM ledger l WHERE l.request_id = r->>'p_request')));
   IF p_seq IS NOT NULL THEN
     INSERT INTO meter_journal AS j (journal, seq, position) VALUES (p_journal, p_seq, p_position)
     ON CONFLICT (journal) DO UPDATE SET seq = excluded.seq, position = excluded.position;

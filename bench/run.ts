@@ -53,10 +53,13 @@ const p = catalog.publish;
 console.log(
   `corpus   ${jobs.toLocaleString('en-US')} jobs${catalog.generate_s === null ? ' (reused)' : `, generated${Number(values.days) > 1 ? ' and published' : ''} in ${catalog.generate_s.toFixed(1)} s`}`,
 );
-console.log(
-  `publish  ${p.postings.toLocaleString('en-US')} postings → ${p.jobs.toLocaleString('en-US')} jobs in ${p.duration_s} s, peak memory ${p.peak_rss_gib} GiB`,
-);
-console.log(`merge    precision ${(catalog.merge.precision * 100).toFixed(2)} %, recall ${(catalog.merge.recall * 100).toFixed(2)} %`);
+if (values.run !== undefined) console.log(`publish  none: the publications of ${values.run} served as they are`);
+else {
+  console.log(
+    `publish  ${p.postings.toLocaleString('en-US')} postings → ${p.jobs.toLocaleString('en-US')} jobs in ${p.duration_s} s, peak memory ${p.peak_rss_gib} GiB`,
+  );
+  console.log(`merge    precision ${(catalog.merge.precision * 100).toFixed(2)} %, recall ${(catalog.merge.recall * 100).toFixed(2)} %`);
+}
 
 /** The publications of an earlier run, served as they are (nothing published: the publish and merge figures are NaN). */
 function reused(root: string): CatalogRun {

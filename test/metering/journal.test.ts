@@ -3,11 +3,11 @@ import { appendFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import type { StateStore } from '../../src/db/state-store.js';
-import { createAccount, findAccount } from '../../src/metering/accounts.js';
 import { MeterJournal, replayJournal } from '../../src/metering/journal.js';
-import { issueKey, type Caller } from '../../src/metering/keys.js';
+import type { Caller } from '../../src/metering/keys.js';
 import { Meter, type Ticket } from '../../src/metering/meter.js';
 import { freshStore, releaseStore, startTestAppWithCatalog, tempDir, type TestApp } from '../support/app.js';
+import { admitOne, callerOn } from '../support/meter.js';
 
 // The meter journal (ADR 0013): on the embedded store a request whose records fit in the month as the
 // server counts them is settled in memory, its line journaled before its answer, and settled in the
@@ -21,24 +21,6 @@ interface LedgerRow {
   status: number;
   records_charged: number;
   settlement_status: string;
-}
-
-async function callerOn(store: StateStore): Promise<Caller> {
-  const account = await createAccount(store, { plan: 'paid-5k' });
-  const key = await issueKey(store, account.account_id);
-  return { keyId: key.key_id, account: (await findAccount(store, account.account_id))! };
-}
-
-async function admitOne(meter: Meter, caller: Caller, requestId: string): Promise<Ticket> {
-  const { ticket, refusal } = await meter.admit(caller, {
-    requestId,
-    method: 'GET',
-    route: '/v1/jobs',
-    routeClass: 'jobs_list',
-    windowed: true,
-  });
-  expect(refusal).to.equal(null);
-  return ticket;
 }
 
 const rowOf = async (store: StateStore, requestId: string) =>

@@ -3,11 +3,10 @@ import pino from 'pino';
 import { migrate } from '../../src/db/migrate.js';
 import { PgStore } from '../../src/db/pg-store.js';
 import type { StateStore } from '../../src/db/state-store.js';
-import { createAccount, findAccount } from '../../src/metering/accounts.js';
-import { issueKey, type Caller } from '../../src/metering/keys.js';
-import { Meter, type Ticket } from '../../src/metering/meter.js';
+import { Meter } from '../../src/metering/meter.js';
 import { Nodes } from '../../src/metering/nodes.js';
 import { freshStore, startTestApp } from '../support/app.js';
+import { admitOne, callerOn } from '../support/meter.js';
 import { testPostgres } from '../support/postgres.js';
 
 const logger = pino({ level: 'silent' });
@@ -17,24 +16,6 @@ interface Row {
   status: number | null;
   settlement_status: string;
   counted: boolean;
-}
-
-async function callerOn(store: StateStore): Promise<Caller> {
-  const account = await createAccount(store, { plan: 'paid-5k' });
-  const key = await issueKey(store, account.account_id);
-  return { keyId: key.key_id, account: (await findAccount(store, account.account_id))! };
-}
-
-async function admitOne(meter: Meter, caller: Caller, requestId: string): Promise<Ticket> {
-  const { ticket, refusal } = await meter.admit(caller, {
-    requestId,
-    method: 'GET',
-    route: '/v1/jobs',
-    routeClass: 'jobs_list',
-    windowed: true,
-  });
-  expect(refusal).to.equal(null);
-  return ticket;
 }
 
 async function requestsUsed(store: StateStore, accountId: string): Promise<{ used: number; drawn: number }> {

@@ -68,6 +68,7 @@ describe('connections', function () {
       expect(error.message).to.include('chunk');
       // The ledger row of this request (if the request got that far) never records the handler's answer.
       await new Promise((r) => setTimeout(r, 300));
+      await app.service.ctx.meter.idle();
       const rows = await app.store.query<{ status: number | null }>('SELECT status FROM ledger WHERE request_id = $1', [error.request_id]);
       for (const row of rows) expect(row.status).to.be.oneOf([null, 400, 499]);
     });

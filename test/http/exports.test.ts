@@ -86,7 +86,9 @@ describe('exports', function () {
     expect(r.status, r.text).to.equal(200);
     return r.body;
   };
+  // What the server settled in memory reaches the store within milliseconds: read once it has.
   const usage = async () => {
+    await app.service.ctx.meter.idle();
     const [row] = await app.store.query<{ used: number; reserved: number }>(
       'SELECT records_used::int AS used, records_reserved::int AS reserved FROM usage_months WHERE account_id = $1',
       [accountId],
@@ -261,6 +263,7 @@ describe('exports', function () {
     expect(tooMany.body.error.code).to.equal('data_limit_exceeded');
     const small = await create({ max_records: 10 }, free.key);
     expect((await finished(small.export_id, free.key)).record_count).to.equal(10);
+    await app.service.ctx.meter.idle();
     const [month] = await app.store.query<{ used: number }>('SELECT records_used::int AS used FROM usage_months WHERE account_id = $1', [
       free.accountId,
     ]);

@@ -46,18 +46,22 @@ describe('metering', function () {
   const header = (r: { headers: Headers }, name: string) => r.headers.get(name);
   const num = (r: { headers: Headers }, name: string) => Number(r.headers.get(name));
   const settled = () => app.service.ctx.meter.idle();
+  // What the server settled in memory reaches the store within milliseconds: read once it has.
   const month = async (accountId: string) => {
+    await settled();
     const [row] = await app.store.query<{ records: number; requests: number; overage: number; drawn: number }>(
       'SELECT records_used::int AS records, requests_used::int AS requests, overage_used_micros::int AS overage, requests_drawn::int AS drawn FROM usage_months WHERE account_id = $1 AND month = $2::date',
       [accountId, '2026-11-01'],
     );
     return row!;
   };
-  const ledger = async (accountId: string) =>
-    app.store.query<{ request_id: string; status: number; records_charged: number; settlement_status: string; route_class: string }>(
+  const ledger = async (accountId: string) => {
+    await settled();
+    return app.store.query<{ request_id: string; status: number; records_charged: number; settlement_status: string; route_class: string }>(
       'SELECT request_id, status, records_charged::int AS records_charged, settlement_status, route_class FROM ledger WHERE account_id = $1 ORDER BY seq',
       [accountId],
     );
+  };
 
   describe('the request window', () => {
     it('admits 30 requests per 60 seconds on the free plan, refuses the 31st with Retry-After, and opens again', async () => {

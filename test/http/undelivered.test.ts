@@ -27,12 +27,16 @@ describe('answers that are not delivered (spec 8.2: only successful responses co
   });
   after(() => app?.close());
 
-  const ledger = (accountId: string) =>
-    app.store.query<LedgerRow>(
+  // What the server settled in memory reaches the store within milliseconds: read once it has.
+  const ledger = async (accountId: string) => {
+    await app.service.ctx.meter.idle();
+    return app.store.query<LedgerRow>(
       'SELECT status, records_charged::int AS records_charged, settlement_status FROM ledger WHERE account_id = $1 ORDER BY seq',
       [accountId],
     );
+  };
   const recordsUsed = async (accountId: string) => {
+    await app.service.ctx.meter.idle();
     const rows = await app.store.query<{ used: number }>(
       'SELECT coalesce(sum(records_used), 0)::int AS used FROM usage_months WHERE account_id = $1',
       [accountId],

@@ -58,11 +58,13 @@ describe('MCP metering, confirmation and sessions', function () {
     );
     return row ?? { records: 0, requests: 0, overage: 0 };
   };
-  const ledger = (accountId: string) =>
-    app.store.query<{ status: number; settlement_status: string; records_charged: number }>(
+  const ledger = async (accountId: string) => {
+    await app.service.ctx.meter.idle();
+    return app.store.query<{ status: number; settlement_status: string; records_charged: number }>(
       'SELECT status, settlement_status, records_charged::int AS records_charged FROM ledger WHERE account_id = $1 ORDER BY seq',
       [accountId],
     );
+  };
 
   describe('monthly requests and the request window', () => {
     it('finishes every page of a call that starts with one request left, then refuses with the tool error rate_limited (http_status 429)', async () => {

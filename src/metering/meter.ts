@@ -8,7 +8,8 @@ import type { Queryable, StateStore } from '../db/state-store.js';
 import type { AccountRow } from './accounts.js';
 import type { Caller } from './keys.js';
 import type { MeterJournal } from './journal.js';
-import { leaseStanding, Leases, type Taking } from './leases.js';
+import type { Taking } from './leased-settlements.js';
+import { leaseStanding, Leases } from './leases.js';
 import type { Standing } from './standing.js';
 import { call, REQUEST_ARGS, type SettleRow, type StandingRow } from './store-call.js';
 import { monthKey, monthOf } from './months.js';
@@ -155,7 +156,7 @@ export class Meter {
     let admitted: { standing: Standing; refusal: Refusal | null };
     if (leased) {
       const { lease, refusal } = await this.leases!.admit(caller, at, info.windowed, info.routeClass);
-      admitted = { standing: leaseStanding(lease, this.leases!.recordsOf(caller.account.account_id), caller, at), refusal };
+      admitted = { standing: leaseStanding(lease, this.leases!.settlements.recordsOf(caller.account.account_id), caller, at), refusal };
     } else {
       // An account whose requests no longer come from a lease (its billing model changed) gives its slots back first.
       if (this.leases && !this.leased(caller)) await this.leases.release(caller.account.account_id);
@@ -171,7 +172,7 @@ export class Meter {
         ticket.settled = true;
       }
       // And they read every request settled so far: those settled in memory reach the store first.
-      await this.leases!.allStored();
+      await this.leases!.settlements.allStored();
     }
     if (refusal === null) this.open++;
     return { ticket, refusal };
@@ -190,7 +191,7 @@ export class Meter {
     const at = this.clock();
     const leased = this.leased(caller);
     // The months as the store has them: with every request settled so far in memory.
-    await this.leases?.allStored();
+    await this.leases?.settlements.allStored();
     let seen: { standing: Standing; refusal: Refusal | null } | undefined;
     await this.store
       .transaction(async (tx) => {
@@ -279,7 +280,7 @@ export class Meter {
 
   /** Takes and settles a request admitted from a lease: in memory (journaled), or by one call of the store. */
   private async settleLeased(ticket: Ticket, options: SettleOptions): Promise<boolean> {
-    const { row, stored } = await this.leases!.settle(this.taking(ticket), {
+    const { row, stored } = await this.leases!.settlements.settle(this.taking(ticket), {
       month: options.month ?? monthKey(ticket.at),
       status: options.status,
       records: options.records,
@@ -371,10 +372,10 @@ export class Meter {
     if (!this.leases) return work();
     const id = caller.account.account_id;
     try {
-      await this.leases.block(id);
+      await this.leases.settlements.block(id);
       return await work();
     } finally {
-      this.leases.unblock(id);
+      this.leases.settlements.unblock(id);
     }
   }
 
@@ -471,7 +472,7 @@ export class Meter {
 
   /** Waits for every admitted request to settle, then gives the leases' unused slots back and closes the journal: the server stops. */
   async stop(): Promise<void> {
-    this.leases?.stopping();
+    this.leases?.settlements.stopping();
     await this.idle();
     await this.leases?.close();
   }

@@ -8,6 +8,7 @@ import { hasAtMostTwoDecimals } from '../metering/money.js';
 import { isDateOrDateTime } from '../query/dates.js';
 import { nearestRoute, routesUnder } from './did-you-mean.js';
 import { allowedMethods, contract, deref, operationOf, operations, operationsAt, type Node, type Operation } from '../shared/contract.js';
+import { passedBefore, rememberPassed, verdictKey } from './validation-verdicts.js';
 import { inWords, type ValidatorError } from './validation-words.js';
 
 export { OPENAPI_FILE } from '../shared/contract.js';
@@ -111,6 +112,27 @@ function validatorErrorsInWords(error: unknown, req: Request, _res: Response, ne
 let validation: (RequestHandler | ErrorRequestHandler)[] | undefined;
 
 /**
+ * The validator's stages run one after the other, as Express would run them; a request it passed before
+ * skips them (validation-verdicts.ts).
+ */
+function remembering(stages: RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    const key = verdictKey(req);
+    if (key !== undefined && passedBefore(key, req)) return next();
+    let at = 0;
+    const step = (error?: unknown): void => {
+      if (error !== undefined && error !== null) return next(error);
+      if (at === stages.length) {
+        if (key !== undefined) rememberPassed(key, req);
+        return next();
+      }
+      void stages[at++]!(req, res, step);
+    };
+    step();
+  };
+}
+
+/**
  * The contract's validator, made once per process and shared by every app it starts (tests start about a
  * hundred): bundling the spec's references and compiling its schemas costs 150 ms of CPU, and each route's
  * validator is compiled at its first request. Nothing in it belongs to one app: the path parameters it
@@ -118,22 +140,24 @@ let validation: (RequestHandler | ErrorRequestHandler)[] | undefined;
  */
 export function openApiValidation(): (RequestHandler | ErrorRequestHandler)[] {
   validation ??= [
-    ...(OpenApiValidator.middleware({
-      apiSpec: specForValidation() as never,
-      // The contract ships with the code and is checked where it changes (npm run lint:contract, Redocly, in
-      // every test run); checking it against the OpenAPI schema again took 155 ms of CPU at every start.
-      validateApiSpec: false,
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: false },
-      validateResponses: false,
-      validateSecurity: false,
-      formats: {
-        'date-or-date-time': { type: 'string', validate: isDateOrDateTime },
-        cents: { type: 'number', validate: hasAtMostTwoDecimals },
-      },
-      ignorePaths: /^\/(healthz|mcp)(\/|$)/,
-      // The path as the UUID case stage left it (uuid-case.ts), not as it arrived.
-      useRequestUrl: true,
-    }) as RequestHandler[]),
+    remembering(
+      OpenApiValidator.middleware({
+        apiSpec: specForValidation() as never,
+        // The contract ships with the code and is checked where it changes (npm run lint:contract, Redocly, in
+        // every test run); checking it against the OpenAPI schema again took 155 ms of CPU at every start.
+        validateApiSpec: false,
+        validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: false },
+        validateResponses: false,
+        validateSecurity: false,
+        formats: {
+          'date-or-date-time': { type: 'string', validate: isDateOrDateTime },
+          cents: { type: 'number', validate: hasAtMostTwoDecimals },
+        },
+        ignorePaths: /^\/(healthz|mcp)(\/|$)/,
+        // The path as the UUID case stage left it (uuid-case.ts), not as it arrived.
+        useRequestUrl: true,
+      }) as RequestHandler[],
+    ),
     validatorErrorsInWords,
   ];
   return validation;

@@ -12,8 +12,13 @@ import { PLANS } from './plans.js';
 import { RecordsRoom, type RecordsFigure } from './records-room.js';
 import { REQUEST_ARGS, type SettleRow } from './store-call.js';
 
-/** How long a call of journaled settlements alone waits for more. */
-const LINGER_MS = 5;
+/**
+ * How long a call of journaled settlements alone waits for more: the more rows a call, the less each
+ * costs the store's thread (5 ms to 25 ms took the server's CPU a job by id, 1 client, from 2.1 ms to
+ * 1.9). Readers that need the store whole (usage routes, peek, an export's reservation, idle) cut the
+ * wait short; the rows are in the journal meanwhile.
+ */
+const LINGER_MS = 25;
 
 export const DRAW_ARGS = [...REQUEST_ARGS, 'p_node'];
 const SETTLE_LEASED_ARGS = [

@@ -479,6 +479,8 @@ export class Meter {
 
   /** Resolves once every admitted request is settled (or deferred): after a response, its settlement may still be on its way. */
   async idle(): Promise<void> {
+    // Settlements lingering for more to go with them go now.
+    void this.leases?.settlements.allStored();
     while (this.open > 0 || this.inFlight.size > 0) {
       if (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
       else await new Promise((resolve) => setTimeout(resolve, 1));

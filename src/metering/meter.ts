@@ -165,14 +165,14 @@ export class Meter {
     const { standing } = admitted;
     let { refusal } = admitted;
     const ticket: Ticket = { info, caller, at, standing, settled: refusal !== null, deferred: false, meterMs: 0, leased };
-    // The usage routes read the ledger, their own call included: such a request is taken at once.
+    // The usage routes read the ledger, their own call included: such a request is taken at once, after
+    // every request settled so far (those settled in memory reach the store first, so its row comes after theirs).
     if (leased && refusal === null && info.routeClass === 'usage') {
+      await this.leases!.settlements.allStored();
       if (!(await this.draw(ticket))) {
         refusal = ticket.refusal!;
         ticket.settled = true;
       }
-      // And they read every request settled so far: those settled in memory reach the store first.
-      await this.leases!.settlements.allStored();
     }
     if (refusal === null) this.open++;
     return { ticket, refusal };

@@ -80,6 +80,26 @@ describe('the meter journal (embedded store)', function () {
     await meter.stop();
   });
 
+  it('takes a usage call after the requests settled in memory before it, so the ledger lists them in that order', async () => {
+    const meter = new Meter(store, () => AT, logger, null, { leases: true, journal: new MeterJournal(dir, 1) });
+    expect(await meter.settle(await admitOne(meter, caller, 'req_before'), { status: 200, records: 2 })).to.equal(true);
+    // Settled in memory: its row waits in the journal for company while the usage call is admitted.
+    const { ticket, refusal } = await meter.admit(caller, {
+      requestId: 'req_usage',
+      method: 'GET',
+      route: '/v1/usage/requests',
+      routeClass: 'usage',
+      windowed: true,
+    });
+    expect(refusal).to.equal(null);
+    const order = await store.query<{ request_id: string }>('SELECT request_id FROM ledger WHERE account_id = $1 ORDER BY seq', [
+      caller.account.account_id,
+    ]);
+    expect(order.map((row) => row.request_id)).to.deep.equal(['req_before', 'req_usage']);
+    await meter.settle(ticket, { status: 200, records: 0 });
+    await meter.stop();
+  });
+
   it("settles at start what a killed server journaled past the store's position, once, and not a line cut short", async () => {
     const journal = new MeterJournal(dir, 1);
     const meter = new Meter(store, () => AT, logger, null, { leases: true, journal });

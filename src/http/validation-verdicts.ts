@@ -9,7 +9,7 @@
 // and one verdict serves every job by id. Refusals are never remembered: each is the validator's own,
 // with its words.
 
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { deref, operationOf, type Operation } from '../shared/contract.js';
 
 /** At most this many verdicts (first in, first forgotten), of URLs of at most KEY_MOST characters. */
@@ -80,7 +80,7 @@ function copyOf(query: Query): Query {
 const passed = new Map<string, Query>();
 
 /** Remembers that the validator passed the request of `key`, with the query it left. */
-export function rememberPassed(key: string, req: Request): void {
+function rememberPassed(key: string, req: Request): void {
   if (passed.size >= MOST) passed.delete(passed.keys().next().value!);
   passed.set(key, copyOf(req.query));
 }
@@ -89,9 +89,30 @@ export function rememberPassed(key: string, req: Request): void {
  * True when the request of `key` was passed before: its query is then the one the validator left (set as
  * the validator sets it, an own property over Express's getter).
  */
-export function passedBefore(key: string, req: Request): boolean {
+function passedBefore(key: string, req: Request): boolean {
   const query = passed.get(key);
   if (!query) return false;
   Object.defineProperty(req, 'query', { writable: true, value: copyOf(query) });
   return true;
+}
+
+/**
+ * The validator's stages run one after the other, as Express would run them; a request they passed
+ * before skips them.
+ */
+export function remembering(stages: RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    const key = verdictKey(req);
+    if (key !== undefined && passedBefore(key, req)) return next();
+    let at = 0;
+    const step = (error?: unknown): void => {
+      if (error !== undefined && error !== null) return next(error);
+      if (at === stages.length) {
+        if (key !== undefined) rememberPassed(key, req);
+        return next();
+      }
+      void stages[at++]!(req, res, step);
+    };
+    step();
+  };
 }

@@ -8,7 +8,7 @@ import { hasAtMostTwoDecimals } from '../metering/money.js';
 import { isDateOrDateTime } from '../query/dates.js';
 import { nearestRoute, routesUnder } from './did-you-mean.js';
 import { allowedMethods, contract, deref, operationOf, operations, operationsAt, type Node, type Operation } from '../shared/contract.js';
-import { passedBefore, rememberPassed, verdictKey } from './validation-verdicts.js';
+import { remembering } from './validation-verdicts.js';
 import { inWords, type ValidatorError } from './validation-words.js';
 
 export { OPENAPI_FILE } from '../shared/contract.js';
@@ -110,27 +110,6 @@ function validatorErrorsInWords(error: unknown, req: Request, _res: Response, ne
 }
 
 let validation: (RequestHandler | ErrorRequestHandler)[] | undefined;
-
-/**
- * The validator's stages run one after the other, as Express would run them; a request it passed before
- * skips them (validation-verdicts.ts).
- */
-function remembering(stages: RequestHandler[]): RequestHandler {
-  return (req, res, next) => {
-    const key = verdictKey(req);
-    if (key !== undefined && passedBefore(key, req)) return next();
-    let at = 0;
-    const step = (error?: unknown): void => {
-      if (error !== undefined && error !== null) return next(error);
-      if (at === stages.length) {
-        if (key !== undefined) rememberPassed(key, req);
-        return next();
-      }
-      void stages[at++]!(req, res, step);
-    };
-    step();
-  };
-}
 
 /**
  * The contract's validator, made once per process and shared by every app it starts (tests start about a

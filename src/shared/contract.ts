@@ -102,10 +102,16 @@ export function operations(): Operation[] {
   return operationList;
 }
 
+let lastAt: { path: string; found: readonly Operation[] } | undefined;
+
 /** The operations of a path: a literal path is matched before templates (GET /v1/jobs/search is not GET /v1/jobs/{jobId}). */
-export function operationsAt(path: string): Operation[] {
+export function operationsAt(path: string): readonly Operation[] {
+  // Several stages of one request ask for the same path (known route, UUID case, edge input, validation).
+  if (lastAt?.path === path) return lastAt.found;
   const all = operations().filter((o) => o.path.test(path));
-  return all.some((o) => o.literal) ? all.filter((o) => o.literal) : all;
+  const found = all.some((o) => o.literal) ? all.filter((o) => o.literal) : all;
+  lastAt = { path, found };
+  return found;
 }
 
 /** The operation `method path` answers; HEAD is answered by the GET of the path. */

@@ -21,9 +21,10 @@ import { pagesRouter } from './pages/pages.js';
 import { bodyError, jsonBody } from './json-body.js';
 import { requestId } from './request-id.js';
 import { requestLog } from './request-log.js';
-import { classify, isRoute, mountRoutes } from './routes.js';
+import { classify, isRoute, routesStage } from './routes.js';
+import { inOrder, where } from './stages.js';
 import { uuidCase } from './uuid-case.js';
-import { knownRoute, openApiValidation } from './validation.js';
+import { knownRoute, openApiValidation, validatorErrorsInWords } from './validation.js';
 
 /** Express's trust proxy value of the trustProxy setting: a hop count, or a list of addresses and subnets. */
 function trustProxy(setting: string): number | string | false {
@@ -31,30 +32,42 @@ function trustProxy(setting: string): number | string | false {
   return /^\d+$/.test(setting) ? Number(setting) : setting;
 }
 
+/** The API's paths and MCP's: the pages (/, /docs, /assets, ...) are none of them. */
+const API_PATH = /^\/v1(?:\/|$)/i;
+/** Where MCP's router answers (its body parser and its one route). */
+const MCP_PATH = /^\/mcp(?:\/|$)/i;
+const HEALTH_PATH = /^\/healthz\/?$/i;
+
 export function createApp(ctx: AppContext, mcp: McpHttpSessions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', trustProxy(ctx.config.trustProxy));
-  app.use(requestId());
-  app.use(requestLog(ctx.logger));
-  app.use(compressJson());
-  app.use(crossOrigin(ctx.config.corsOrigins));
-  app.get('/healthz', healthHandler(ctx));
-  app.use(pagesRouter(ctx));
-  app.use(apiKeyAuth(ctx));
-  app.use(mcp.router());
-  app.use(jsonBody(isRoute));
-  app.use(admission(ctx, classify));
-  app.use(knownRoute());
-  app.use(bodyError());
-  app.use(edgeInput());
-  app.use(uuidCase());
-  app.use(openApiValidation());
-  const router = express.Router();
-  mountRoutes(router, ctx);
-  app.use(router);
-  app.use(routeNotFound);
+  const health = healthHandler(ctx);
+  app.use(
+    inOrder([
+      requestId(),
+      requestLog(ctx.logger),
+      compressJson(),
+      crossOrigin(ctx.config.corsOrigins),
+      where(HEALTH_PATH.test.bind(HEALTH_PATH), (req, res, next) =>
+        req.method === 'GET' || req.method === 'HEAD' ? health(req, res) : next(),
+      ),
+      where((path) => !API_PATH.test(path), pagesRouter(ctx)),
+      apiKeyAuth(ctx),
+      where(MCP_PATH.test.bind(MCP_PATH), mcp.router()),
+      jsonBody(isRoute),
+      admission(ctx, classify),
+      knownRoute(),
+      bodyError(),
+      edgeInput(),
+      uuidCase(),
+      openApiValidation(),
+      routesStage(ctx),
+      routeNotFound,
+    ]),
+  );
+  app.use(validatorErrorsInWords);
   app.use(errorHandler(ctx));
   return app;
 }

@@ -4,7 +4,7 @@
 // classes a request from this table before any work and settlement charges the class admission decided,
 // so a request is priced once. Static /v1/jobs/* paths come before /v1/jobs/:jobId.
 
-import type { Request, RequestHandler, Router } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { AppContext } from '../context.js';
 import type { RequestInfo } from '../metering/meter.js';
 import type { RouteClass } from '../metering/prices.js';
@@ -110,7 +110,26 @@ export function classify(req: Request): Omit<RequestInfo, 'requestId'> {
   return { method: req.method, route: found.template, routeClass: classed, windowed: !(classed === 'account' && req.method === 'PUT') };
 }
 
-export function mountRoutes(router: Router, ctx: AppContext): void {
+/** A route's path as Express matches it: any case, a trailing slash allowed; its parameters by name. */
+const dispatchPattern = (path: string) => new RegExp(`^${path.replace(/:([A-Za-z]+)/g, '(?<$1>[^/]+)')}/?$`, 'i');
+
+/** A path parameter decoded as Express decodes it: a malformed escape is a 400. */
+function decoded(value: string): string {
+  if (!value.includes('%')) return value;
+  try {
+    return decodeURIComponent(value);
+  } catch (error) {
+    if (error instanceof URIError) Object.assign(error, { message: `Failed to decode param '${value}'`, status: 400, statusCode: 400 });
+    throw error;
+  }
+}
+
+/**
+ * The API's routes as one stage: the first route of the table taking the request's method (GET's for a
+ * HEAD) and path answers it, with its path parameters in req.params, as Express's router would route it.
+ * A request no route takes goes on (to the 404).
+ */
+export function routesStage(ctx: AppContext): RequestHandler {
   const handlers: Handlers = {
     account: accountHandlers(ctx),
     jobs: jobHandlers(ctx, ctx.jobs, ctx.companies, ctx.trends),
@@ -119,6 +138,18 @@ export function mountRoutes(router: Router, ctx: AppContext): void {
     exports: exportHandlers(ctx),
     usage: usageHandlers(ctx),
   };
-  for (const route of ROUTES)
-    router[route.method === 'GET' ? 'get' : route.method === 'POST' ? 'post' : 'put'](route.path, route.handler(handlers));
+  const table = ROUTES.map((route) => ({ method: route.method, pattern: dispatchPattern(route.path), handle: route.handler(handlers) }));
+  return (req, res, next) => {
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    for (const route of table) {
+      if (route.method !== method) continue;
+      const found = route.pattern.exec(req.path);
+      if (!found) continue;
+      const params: Record<string, string> = {};
+      for (const [name, value] of Object.entries(found.groups ?? {})) params[name] = decoded(value);
+      req.params = params;
+      return route.handle(req, res, next);
+    }
+    next();
+  };
 }

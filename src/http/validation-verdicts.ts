@@ -11,6 +11,7 @@
 
 import type { Request, RequestHandler } from 'express';
 import { deref, operationOf, type Operation } from '../shared/contract.js';
+import { inOrder } from './stages.js';
 
 /** At most this many verdicts (first in, first forgotten), of URLs of at most KEY_MOST characters. */
 const MOST = 10_000;
@@ -96,23 +97,15 @@ function passedBefore(key: string, req: Request): boolean {
   return true;
 }
 
-/**
- * The validator's stages run one after the other, as Express would run them; a request they passed
- * before skips them.
- */
+/** The validator's stages, in order; a request they passed before skips them. */
 export function remembering(stages: RequestHandler[]): RequestHandler {
+  const validate = inOrder(stages);
   return (req, res, next) => {
     const key = verdictKey(req);
     if (key !== undefined && passedBefore(key, req)) return next();
-    let at = 0;
-    const step = (error?: unknown): void => {
-      if (error !== undefined && error !== null) return next(error);
-      if (at === stages.length) {
-        if (key !== undefined) rememberPassed(key, req);
-        return next();
-      }
-      void stages[at++]!(req, res, step);
-    };
-    step();
+    validate(req, res, (error?: unknown) => {
+      if (error === undefined && key !== undefined) rememberPassed(key, req);
+      next(error);
+    });
   };
 }

@@ -1,7 +1,7 @@
 // Request validation against openapi.yaml (the single source of parameter and body rules): the known
 // route (404, 405 with Allow) before the body is read, then the validator, its findings said in words.
 
-import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { ApiError, invalidRequest } from '../errors.js';
 import { hasAtMostTwoDecimals } from '../metering/money.js';
@@ -104,12 +104,12 @@ export function isValidatorError(error: unknown): error is ValidatorError {
 }
 
 /** The validator's 400 as the catalogue's invalid_request, in words naming each parameter (validation-words.ts). */
-function validatorErrorsInWords(error: unknown, req: Request, _res: Response, next: NextFunction): void {
+export function validatorErrorsInWords(error: unknown, req: Request, _res: Response, next: NextFunction): void {
   if (isValidatorError(error) && error.status === 400) return next(invalidRequest(inWords(error, req)));
   next(error);
 }
 
-let validation: (RequestHandler | ErrorRequestHandler)[] | undefined;
+let validation: RequestHandler | undefined;
 
 /**
  * The contract's validator, made once per process and shared by every app it starts (tests start about a
@@ -117,28 +117,25 @@ let validation: (RequestHandler | ErrorRequestHandler)[] | undefined;
  * validator is compiled at its first request. Nothing in it belongs to one app: the path parameters it
  * would set on the first app's routes are the ones Express's routing already gives (no type coercion).
  */
-export function openApiValidation(): (RequestHandler | ErrorRequestHandler)[] {
-  validation ??= [
-    remembering(
-      OpenApiValidator.middleware({
-        apiSpec: specForValidation() as never,
-        // The contract ships with the code and is checked where it changes (npm run lint:contract, Redocly, in
-        // every test run); checking it against the OpenAPI schema again took 155 ms of CPU at every start.
-        validateApiSpec: false,
-        validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: false },
-        validateResponses: false,
-        validateSecurity: false,
-        formats: {
-          'date-or-date-time': { type: 'string', validate: isDateOrDateTime },
-          cents: { type: 'number', validate: hasAtMostTwoDecimals },
-        },
-        ignorePaths: /^\/(healthz|mcp)(\/|$)/,
-        // The path as the UUID case stage left it (uuid-case.ts), not as it arrived.
-        useRequestUrl: true,
-      }) as RequestHandler[],
-    ),
-    validatorErrorsInWords,
-  ];
+export function openApiValidation(): RequestHandler {
+  validation ??= remembering(
+    OpenApiValidator.middleware({
+      apiSpec: specForValidation() as never,
+      // The contract ships with the code and is checked where it changes (npm run lint:contract, Redocly, in
+      // every test run); checking it against the OpenAPI schema again took 155 ms of CPU at every start.
+      validateApiSpec: false,
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: false },
+      validateResponses: false,
+      validateSecurity: false,
+      formats: {
+        'date-or-date-time': { type: 'string', validate: isDateOrDateTime },
+        cents: { type: 'number', validate: hasAtMostTwoDecimals },
+      },
+      ignorePaths: /^\/(healthz|mcp)(\/|$)/,
+      // The path as the UUID case stage left it (uuid-case.ts), not as it arrived.
+      useRequestUrl: true,
+    }) as RequestHandler[],
+  );
   return validation;
 }
 

@@ -1,0 +1,212 @@
+import { expect } from 'chai';
+import type { StateStore } from '../../src/db/state-store.js';
+import { createAccount } from '../../src/metering/accounts.js';
+import { settleJournaled, type JournalRow } from '../../src/metering/journal.js';
+import { freshStore, releaseStore } from '../support/app.js';
+
+// A batch of leased settlements settled at once in the store (meter_settle_batch, ADR 0013) ends exactly
+// as the same rows settled one by one in order (meter_settle_leased): the same answers, the same ledger
+// rows in the same order, the same months. Each case runs the batch on one account and the rows one by
+// one on its twin, from the same months.
+
+const ARGS = [
+  'p_request',
+  'p_account',
+  'p_key',
+  'p_at',
+  'p_method',
+  'p_route',
+  'p_class',
+  'p_node',
+  'p_month',
+  'p_status',
+  'p_records',
+  'p_allowance',
+  'p_force',
+  'p_void',
+  'p_overage_enabled',
+  'p_price',
+  'p_limit_cents',
+];
+const ONE_BY_ONE = `SELECT * FROM meter_settle_leased(${ARGS.map((name, i) => `${name} => $${i + 1}`).join(', ')})`;
+const AT = '2026-11-25T10:00:00Z';
+const ALLOWANCE = 5_000;
+
+interface MonthState {
+  month: string;
+  granted: number;
+  drawn: number;
+  records?: number;
+}
+
+/** A row of the batch: a settled GET /v1/jobs/{id} of 1 record unless told otherwise. */
+interface Row {
+  records?: number;
+  status?: number;
+  void?: boolean;
+  force?: boolean;
+  at?: string;
+  /** The second account of the case (and its twin). */
+  other?: boolean;
+}
+
+/** A row answered by the store: its place, its outcome and the settlement's columns. */
+type Answer = JournalRow & Record<string, unknown>;
+
+interface Twin {
+  batch: string;
+  oneByOne: string;
+}
+
+async function account(store: StateStore, months: MonthState[]): Promise<string> {
+  const { account_id } = await createAccount(store, { plan: 'paid-5k' });
+  for (const m of months)
+    await store.query(
+      `INSERT INTO usage_months (account_id, month, requests_granted, requests_drawn, requests_used, records_used)
+       VALUES ($1, $2, $3, $4, $4, $5)`,
+      [account_id, m.month, m.granted, m.drawn, m.records ?? 0],
+    );
+  return account_id;
+}
+
+const argsOf = (row: Row, accountId: string, requestId: string): Record<string, unknown> => {
+  const at = row.at ?? AT;
+  return {
+    p_request: requestId,
+    p_account: accountId,
+    p_key: `key_${accountId}`,
+    p_at: at,
+    p_method: 'GET',
+    p_route: '/v1/jobs/{jobId}',
+    p_class: 'jobs_get',
+    p_node: null,
+    p_month: `${at.slice(0, 7)}-01`,
+    p_status: row.status ?? 200,
+    p_records: row.records ?? 1,
+    p_allowance: ALLOWANCE,
+    p_force: row.force ?? true,
+    p_void: row.void ?? false,
+    p_overage_enabled: true,
+    p_price: 400,
+    p_limit_cents: null,
+  };
+};
+
+/** What an account's ledger and months hold, without its own ids. */
+async function stateOf(store: StateStore, accountId: string) {
+  const ledger = await store.query(
+    `SELECT status, records_charged::int, overage_micros::int, overage_records::int, settlement_status,
+            to_char(drawn_month, 'YYYY-MM-DD') AS drawn, counted, occurred_at::text
+     FROM ledger WHERE account_id = $1 ORDER BY seq`,
+    [accountId],
+  );
+  const months = await store.query(
+    `SELECT to_char(month, 'YYYY-MM-DD') AS month, records_used::int, requests_used::int, requests_drawn::int, requests_granted::int,
+            overage_records::int, overage_used_micros::int, records_reserved::int
+     FROM usage_months WHERE account_id = $1 ORDER BY month`,
+    [accountId],
+  );
+  return { ledger, months };
+}
+
+/** Runs `rows` as one batch on the case's accounts and one by one on their twins; both ends compared. */
+async function settleBothWays(store: StateStore, months: MonthState[], rows: Row[], otherMonths: MonthState[] = months) {
+  const first: Twin = { batch: await account(store, months), oneByOne: await account(store, months) };
+  const second: Twin = { batch: await account(store, otherMonths), oneByOne: await account(store, otherMonths) };
+  const twinOf = (row: Row) => (row.other ? second : first);
+  const batch = rows.map((row, i) => argsOf(row, twinOf(row).batch, `req_batch_${first.batch}_${i}`));
+  const [draws] = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM meter_batch_draws($1::jsonb)', [
+    JSON.stringify(batch.map((args, i) => ({ ...args, i }))),
+  ]);
+  const answered = await settleJournaled<Answer>(store, batch, undefined);
+  const oneByOne: Record<string, unknown>[] = [];
+  for (const [i, row] of rows.entries()) {
+    const args = argsOf(row, twinOf(row).oneByOne, `req_one_${first.oneByOne}_${i}`);
+    const [answer] = await store.query<Record<string, unknown>>(
+      ONE_BY_ONE,
+      ARGS.map((name) => args[name]),
+    );
+    oneByOne.push({ i, ...answer });
+  }
+  expect(answered.map((a) => ({ ...a }))).to.deep.equal(oneByOne);
+  for (const twin of [first, second]) expect(await stateOf(store, twin.batch)).to.deep.equal(await stateOf(store, twin.oneByOne));
+  return { atOnce: draws!.n > 0, answered };
+}
+
+describe('a batch of leased settlements settled at once in the store', function () {
+  this.timeout(60_000);
+  let store: StateStore;
+
+  beforeEach(async () => {
+    store = await freshStore();
+  });
+  afterEach(async () => {
+    await releaseStore(store);
+  });
+
+  it('ends as one by one: records into overage mid-batch, empty pages, errors, a voided answer, two accounts', async () => {
+    const months = [{ month: '2026-11-01', granted: 100, drawn: 10, records: ALLOWANCE - 6 }];
+    const rows: Row[] = [
+      { records: 3 },
+      { records: 0 },
+      { status: 404, records: 0 },
+      { records: 50, void: true },
+      { other: true, records: 2 },
+      { records: 5 },
+      { records: 2 },
+      { status: 400, records: 7 },
+      { other: true },
+    ];
+    const { atOnce, answered } = await settleBothWays(store, months, rows);
+    expect(atOnce).to.equal(true);
+    expect(answered.map((a) => a.settlement)).to.deep.equal([
+      'included',
+      'included',
+      'not_charged',
+      'not_charged',
+      'included',
+      'overage',
+      'overage',
+      'not_charged',
+      'included',
+    ]);
+  });
+
+  it('ends as one by one when an older month still has the requests drawn', async () => {
+    const months = [
+      { month: '2026-10-01', granted: 10, drawn: 5 },
+      { month: '2026-11-01', granted: 100, drawn: 0 },
+    ];
+    const { atOnce } = await settleBothWays(store, months, [{}, {}, { records: 0 }, {}]);
+    expect(atOnce).to.equal(true);
+  });
+
+  it('goes row by row, and still ends the same, when the oldest month with requests has fewer than the batch takes', async () => {
+    const months = [
+      { month: '2026-10-01', granted: 10, drawn: 8 },
+      { month: '2026-11-01', granted: 100, drawn: 0 },
+    ];
+    const { atOnce } = await settleBothWays(store, months, [{}, {}, {}, {}]);
+    expect(atOnce).to.equal(false);
+  });
+
+  it('goes row by row for a batch with records not yet charged in memory, or an account across two months', async () => {
+    const months = [
+      { month: '2026-11-01', granted: 100, drawn: 0 },
+      { month: '2026-12-01', granted: 100, drawn: 0 },
+    ];
+    expect((await settleBothWays(store, months, [{}, { force: false, records: 3 }])).atOnce).to.equal(false);
+    expect((await settleBothWays(store, months, [{}, { at: '2026-12-01T00:00:01Z' }])).atOnce).to.equal(false);
+  });
+
+  it('answers a request already in the ledger as it was settled, without settling it again', async () => {
+    const accountId = await account(store, [{ month: '2026-11-01', granted: 100, drawn: 0 }]);
+    const batch = [{}, {}].map((row, i) => argsOf(row, accountId, `req_again_${i}`));
+    const first = await settleJournaled<Answer>(store, batch, undefined);
+    const again = await settleJournaled<Answer>(store, batch, undefined);
+    expect(again.map((a) => a.settlement)).to.deep.equal(first.map((a) => a.settlement));
+    const { months, ledger } = await stateOf(store, accountId);
+    expect(ledger).to.have.length(2);
+    expect(months[0]).to.include({ requests_drawn: 2, records_used: 2 });
+  });
+});

@@ -1,4 +1,4 @@
-// The Express app, its middleware in request order (docs/lifecycle.md draws it):
+// The Express app: its stages in request order, run by one middleware (stages.ts; docs/lifecycle.md draws them):
 // request id → request log → compression (JSON answers and the pages' text, as Accept-Encoding asks) → CORS
 // (preflights answered here, without a key) → health and the pages (/, /docs, /dashboard, /openapi.yaml: no key) → API
 // key (failed-key throttle) → MCP at /mcp (its tools meter themselves) → JSON body read (its price can depend

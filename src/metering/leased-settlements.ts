@@ -21,7 +21,7 @@ import { REQUEST_ARGS, type SettleRow } from './store-call.js';
 const LINGER_MS = 25;
 
 export const DRAW_ARGS = [...REQUEST_ARGS, 'p_node'];
-const SETTLE_LEASED_ARGS = [
+export const SETTLE_LEASED_ARGS = [
   ...DRAW_ARGS,
   'p_month',
   'p_status',

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { StateStore } from '../../src/db/state-store.js';
 import { createAccount } from '../../src/metering/accounts.js';
 import { settleJournaled, type JournalRow } from '../../src/metering/journal.js';
+import { SETTLE_LEASED_ARGS } from '../../src/metering/leased-settlements.js';
 import { freshStore, releaseStore } from '../support/app.js';
 
 // A batch of leased settlements settled at once in the store (meter_settle_batch, ADR 0013) ends exactly
@@ -9,26 +10,7 @@ import { freshStore, releaseStore } from '../support/app.js';
 // rows in the same order, the same months. Each case runs the batch on one account and the rows one by
 // one on its twin, from the same months.
 
-const ARGS = [
-  'p_request',
-  'p_account',
-  'p_key',
-  'p_at',
-  'p_method',
-  'p_route',
-  'p_class',
-  'p_node',
-  'p_month',
-  'p_status',
-  'p_records',
-  'p_allowance',
-  'p_force',
-  'p_void',
-  'p_overage_enabled',
-  'p_price',
-  'p_limit_cents',
-];
-const ONE_BY_ONE = `SELECT * FROM meter_settle_leased(${ARGS.map((name, i) => `${name} => $${i + 1}`).join(', ')})`;
+const ONE_BY_ONE = `SELECT * FROM meter_settle_leased(${SETTLE_LEASED_ARGS.map((name, i) => `${name} => $${i + 1}`).join(', ')})`;
 const AT = '2026-11-25T10:00:00Z';
 const ALLOWANCE = 5_000;
 
@@ -124,7 +106,7 @@ async function settleBothWays(store: StateStore, months: MonthState[], rows: Row
     const args = argsOf(row, twinOf(row).oneByOne, `req_one_${first.oneByOne}_${i}`);
     const [answer] = await store.query<Record<string, unknown>>(
       ONE_BY_ONE,
-      ARGS.map((name) => args[name]),
+      SETTLE_LEASED_ARGS.map((name) => args[name]),
     );
     oneByOne.push({ i, ...answer });
   }

@@ -10,6 +10,9 @@
 //    and over the month) on 366 days of --year-segments small segments a day of --year-rows rows each,
 //    20 accounts, as 60-second compaction leaves them; then after merging each closed day into one
 //    segment, and after merging each closed month into one as well.
+// 4. settlement calls (`--settle-only` for this part alone): one call of the store settling n journaled
+//    settlements together (n = 1, 5, 25, 100; ADR 0013 "A batch of journaled settlements at once"), the
+//    median of 30 calls of each size, three rounds.
 // The per-request overhead on the HTTP path is the meter column of `npm run bench` (Server-Timing).
 // It prints the figures and writes them as JSON under bench/results/.
 
@@ -35,6 +38,7 @@ const { values } = parseArgs({
     'year-segments': { type: 'string', default: '24' },
     'year-rows': { type: 'string', default: '100' },
     'year-only': { type: 'boolean', default: false },
+    'settle-only': { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -328,6 +332,69 @@ async function yearOfSegments(perDay: number, rowsPer: number) {
   };
 }
 
+/**
+ * 4. What one call of the store costs settling n journaled settlements together: n requests admitted
+ * and settled in memory at once, then `Meter.idle` sends them in one call, timed alone.
+ */
+async function settlementCalls() {
+  const store = await PgliteStore.open(join(root, 'settle-state'));
+  await migrate(store);
+  const callers: Caller[] = [];
+  for (let i = 0; i < 20; i++) {
+    const account = await createAccount(store, { plan: 'paid-500k' });
+    const key = await issueKey(store, account.account_id);
+    callers.push({ keyId: key.key_id, account: (await findAccount(store, account.account_id))! });
+  }
+  // The calls that settle a batch, timed where the meter makes them.
+  const timed: { ms: number; rows: number }[] = [];
+  const query = store.query.bind(store);
+  store.query = async <Row>(sql: string, params?: readonly unknown[]): Promise<Row[]> => {
+    const started = performance.now();
+    const rows = await query<Row>(sql, params);
+    if (sql.includes('meter_settle_journaled'))
+      timed.push({ ms: performance.now() - started, rows: (JSON.parse(params![0] as string) as unknown[]).length });
+    return rows;
+  };
+  let n = 0;
+  // Each call in a minute of its own: no window fills up.
+  let calls = 0;
+  const clock = () => new Date(Date.UTC(2026, 10, 2) + calls * 60_000);
+  const meter = new Meter(store, clock, logger, null, { leases: true, journal: new MeterJournal(join(root, 'journal-settle'), 1) });
+  const figures: Record<string, number[]> = {};
+  for (let round = 0; round < 3; round++) {
+    for (const size of [1, 5, 25, 100]) {
+      timed.length = 0;
+      for (let call = 0; call < 30; call++, calls++) {
+        // Runs of 50 requests an account (as the HTTP bench's clients send them), within its window of 60.
+        await Promise.all(
+          Array.from({ length: size }, async (_, i) => {
+            const caller = callers[(call + Math.floor(i / 50)) % callers.length]!;
+            const { ticket, refusal } = await meter.admit(caller, {
+              requestId: `req_bench_settle_${n++}`,
+              method: 'GET',
+              route: '/v1/jobs/{jobId}',
+              routeClass: 'jobs_get',
+              windowed: true,
+            });
+            if (refusal) throw new Error(`refused: ${refusal}`);
+            if (!(await meter.settle(ticket, { status: 200, records: 1 }))) throw new Error('not charged');
+          }),
+        );
+        await meter.idle();
+      }
+      if (timed.some((call) => call.rows !== size)) throw new Error(`a call of ${size} settlements was split`);
+      const ms = median(timed.map((call) => call.ms));
+      (figures[`rows_${size}_median_ms`] ??= []).push(ms);
+      console.log(
+        `settle      one call of ${String(size).padStart(3)} journaled settlements: median ${ms.toFixed(2)} ms, ${(ms / size).toFixed(3)} ms a row`,
+      );
+    }
+  }
+  await meter.stop();
+  await store.close();
+  return figures;
+}
+
 function print(when: string, calls: Awaited<ReturnType<typeof usageCalls>>): void {
   const one = (name: string, f: { median_ms: number; files: number; runs: number }) =>
     `${name} ${f.median_ms.toFixed(1)} ms (${f.files.toLocaleString('en-US')} files, ${f.runs} runs)`;
@@ -344,7 +411,8 @@ function print(when: string, calls: Awaited<ReturnType<typeof usageCalls>>): voi
 
 try {
   const results: Record<string, unknown> = { at: new Date().toISOString() };
-  if (!values['year-only']) {
+  if (!values['year-only']) results.settlement_calls = await settlementCalls();
+  if (!values['year-only'] && !values['settle-only']) {
     const store = await PgliteStore.open(join(root, 'state'));
     await migrate(store);
     // Each request in the store, from leases, and journaled, twice in turn: side by side on one store.
@@ -363,7 +431,7 @@ try {
     engine.close();
     await store.close();
   }
-  results.year = await yearOfSegments(Number(values['year-segments']), Number(values['year-rows']));
+  if (!values['settle-only']) results.year = await yearOfSegments(Number(values['year-segments']), Number(values['year-rows']));
   await mkdir(new URL('./results/', import.meta.url), { recursive: true });
   const file = new URL(`./results/metering-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, import.meta.url);
   await writeFile(file, JSON.stringify(results, null, 2));

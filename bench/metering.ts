@@ -50,6 +50,30 @@ const PARQUET = '(FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)';
 
 let admissionRuns = 0;
 
+/** `count` accounts of the paid-500k plan, each with a key. */
+async function paidCallers(store: PgliteStore, count: number): Promise<Caller[]> {
+  const callers: Caller[] = [];
+  for (let i = 0; i < count; i++) {
+    const account = await createAccount(store, { plan: 'paid-500k' });
+    const key = await issueKey(store, account.account_id);
+    callers.push({ keyId: key.key_id, account: (await findAccount(store, account.account_id))! });
+  }
+  return callers;
+}
+
+/** One GET /v1/jobs/{jobId} of `caller` admitted and settled, charging one record. */
+async function jobById(meter: Meter, caller: Caller, requestId: string): Promise<void> {
+  const { ticket, refusal } = await meter.admit(caller, {
+    requestId,
+    method: 'GET',
+    route: '/v1/jobs/{jobId}',
+    routeClass: 'jobs_get',
+    windowed: true,
+  });
+  if (refusal) throw new Error(`refused: ${refusal}`);
+  if (!(await meter.settle(ticket, { status: 200, records: 1 }))) throw new Error('not charged');
+}
+
 /** How requests are admitted and settled (ADR 0013). */
 type Way = 'exact' | 'leased' | 'journaled';
 
@@ -60,12 +84,7 @@ type Way = 'exact' | 'leased' | 'journaled';
  * does, the records charged in memory, journaled, and settled in the store by batches.
  */
 async function admissions(store: PgliteStore, seconds: number, way: Way) {
-  const callers: Caller[] = [];
-  for (let i = 0; i < 200; i++) {
-    const account = await createAccount(store, { plan: 'paid-500k' });
-    const key = await issueKey(store, account.account_id);
-    callers.push({ keyId: key.key_id, account: (await findAccount(store, account.account_id))! });
-  }
+  const callers = await paidCallers(store, 200);
   const RUN = 50;
   const tag = `${way[0]}${++admissionRuns}`;
   // The clock moves a minute once every account has had its run, so that no window fills up.
@@ -82,15 +101,7 @@ async function admissions(store: PgliteStore, seconds: number, way: Way) {
         const caller = callers[Math.floor(n / RUN) % callers.length]!;
         const requestId = `req_bench_${tag}_${n++}`;
         const t0 = performance.now();
-        const { ticket, refusal } = await meter.admit(caller, {
-          requestId,
-          method: 'GET',
-          route: '/v1/jobs/{jobId}',
-          routeClass: 'jobs_get',
-          windowed: true,
-        });
-        if (refusal) throw new Error(`refused: ${refusal}`);
-        if (!(await meter.settle(ticket, { status: 200, records: 1 }))) throw new Error('not charged');
+        await jobById(meter, caller, requestId);
         latencies.push(performance.now() - t0);
       }
     }),
@@ -339,12 +350,7 @@ async function yearOfSegments(perDay: number, rowsPer: number) {
 async function settlementCalls() {
   const store = await PgliteStore.open(join(root, 'settle-state'));
   await migrate(store);
-  const callers: Caller[] = [];
-  for (let i = 0; i < 20; i++) {
-    const account = await createAccount(store, { plan: 'paid-500k' });
-    const key = await issueKey(store, account.account_id);
-    callers.push({ keyId: key.key_id, account: (await findAccount(store, account.account_id))! });
-  }
+  const callers = await paidCallers(store, 20);
   // The calls that settle a batch, timed where the meter makes them.
   const timed: { ms: number; rows: number }[] = [];
   const query = store.query.bind(store);
@@ -368,16 +374,7 @@ async function settlementCalls() {
         // Runs of 50 requests an account (as the HTTP bench's clients send them), within its window of 60.
         await Promise.all(
           Array.from({ length: size }, async (_, i) => {
-            const caller = callers[(call + Math.floor(i / 50)) % callers.length]!;
-            const { ticket, refusal } = await meter.admit(caller, {
-              requestId: `req_bench_settle_${n++}`,
-              method: 'GET',
-              route: '/v1/jobs/{jobId}',
-              routeClass: 'jobs_get',
-              windowed: true,
-            });
-            if (refusal) throw new Error(`refused: ${refusal}`);
-            if (!(await meter.settle(ticket, { status: 200, records: 1 }))) throw new Error('not charged');
+            await jobById(meter, callers[(call + Math.floor(i / 50)) % callers.length]!, `req_bench_settle_${n++}`);
           }),
         );
         await meter.idle();

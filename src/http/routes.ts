@@ -81,9 +81,12 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/usage/analytics', routeClass: 'usage', handler: (h) => h.usage.analytics },
 ];
 
+/** A route's path as Express matches it (and the known route, contract.ts): any case, a trailing slash allowed; its parameters by name. */
+const routePattern = (path: string) => new RegExp(`^${path.replace(/:([A-Za-z]+)/g, '(?<$1>[^/]+)')}/?$`, 'i');
+
 const matchers = ROUTES.map((route) => ({
   route,
-  pattern: new RegExp(`^${route.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`),
+  pattern: routePattern(route.path),
   template: route.path.replace(/:([A-Za-z]+)/g, '{$1}'),
 }));
 
@@ -110,9 +113,6 @@ export function classify(req: Request): Omit<RequestInfo, 'requestId'> {
   return { method: req.method, route: found.template, routeClass: classed, windowed: !(classed === 'account' && req.method === 'PUT') };
 }
 
-/** A route's path as Express matches it: any case, a trailing slash allowed; its parameters by name. */
-const dispatchPattern = (path: string) => new RegExp(`^${path.replace(/:([A-Za-z]+)/g, '(?<$1>[^/]+)')}/?$`, 'i');
-
 /** A path parameter decoded as Express decodes it: a malformed escape is a 400. */
 function decoded(value: string): string {
   if (!value.includes('%')) return value;
@@ -138,18 +138,13 @@ export function routesStage(ctx: AppContext): RequestHandler {
     exports: exportHandlers(ctx),
     usage: usageHandlers(ctx),
   };
-  const table = ROUTES.map((route) => ({ method: route.method, pattern: dispatchPattern(route.path), handle: route.handler(handlers) }));
+  const handles = new Map(ROUTES.map((route) => [route, route.handler(handlers)]));
   return (req, res, next) => {
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
-    for (const route of table) {
-      if (route.method !== method) continue;
-      const found = route.pattern.exec(req.path);
-      if (!found) continue;
-      const params: Record<string, string> = {};
-      for (const [name, value] of Object.entries(found.groups ?? {})) params[name] = decoded(value);
-      req.params = params;
-      return route.handle(req, res, next);
-    }
-    next();
+    const found = routeOf(req);
+    if (!found) return next();
+    const params: Record<string, string> = {};
+    for (const [name, value] of Object.entries(found.pattern.exec(req.path)!.groups ?? {})) params[name] = decoded(value);
+    req.params = params;
+    return handles.get(found.route)!(req, res, next);
   };
 }

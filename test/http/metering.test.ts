@@ -108,6 +108,24 @@ describe('metering', function () {
     });
   });
 
+  it('prices the path of a route in any case or with a trailing slash as the route itself, as Express routes it', async () => {
+    const { key, accountId } = await app.account({ plan: 'paid-5k' });
+    const id = (await app.api.get<Page>('/v1/jobs?limit=1', { key })).body.data[0]!.job_id;
+    // Paths the contract does not spell so, though Express (and the known route) take them.
+    expect((await app.api.get('/v1/jobs/?limit=2&q=engineer', { key, unchecked: true })).status).to.equal(200);
+    expect((await app.api.get(`/V1/JOBS/${id}/`, { key, unchecked: true })).status).to.equal(200);
+    await settled();
+    const rows = await app.store.query<{ route: string; route_class: string }>(
+      'SELECT route, route_class FROM ledger WHERE account_id = $1 ORDER BY seq',
+      [accountId],
+    );
+    expect(rows.map((r) => `${r.route} ${r.route_class}`)).to.deep.equal([
+      '/v1/jobs jobs_list',
+      '/v1/jobs jobs_search',
+      '/v1/jobs/{jobId} jobs_get',
+    ]);
+  });
+
   describe('monthly requests', () => {
     it('refuses with 429 rate_limited until the first of next month once the allowance is used, before any work', async () => {
       const { key, accountId } = await app.account({ plan: 'free' });

@@ -90,10 +90,14 @@ const matchers = ROUTES.map((route) => ({
   template: route.path.replace(/:([A-Za-z]+)/g, '{$1}'),
 }));
 
-/** The route of the request's method and path (GET's for a HEAD), if the API has one. */
+/** The route of the request's method and path (GET's for a HEAD), if the API has one, with its path parameters as matched. */
 function routeOf(req: Request) {
   const method = req.method === 'HEAD' ? 'GET' : req.method;
-  return matchers.find(({ route, pattern }) => route.method === method && pattern.test(req.path));
+  for (const matcher of matchers) {
+    const found = matcher.route.method === method ? matcher.pattern.exec(req.path) : null;
+    if (found) return { ...matcher, params: found.groups ?? {} };
+  }
+  return undefined;
 }
 
 /** Whether the API has a route for the request's method and path. */
@@ -143,7 +147,7 @@ export function routesStage(ctx: AppContext): RequestHandler {
     const found = routeOf(req);
     if (!found) return next();
     const params: Record<string, string> = {};
-    for (const [name, value] of Object.entries(found.pattern.exec(req.path)!.groups ?? {})) params[name] = decoded(value);
+    for (const [name, value] of Object.entries(found.params)) params[name] = decoded(value);
     req.params = params;
     return handles.get(found.route)!(req, res, next);
   };

@@ -115,7 +115,7 @@ let validation: RequestHandler | undefined;
  * The contract's validator, made once per process and shared by every app it starts (tests start about a
  * hundred): bundling the spec's references and compiling its schemas costs 150 ms of CPU, and each route's
  * validator is compiled at its first request. Nothing in it belongs to one app: the path parameters it
- * would set on the first app's routes are the ones Express's routing already gives (no type coercion).
+ * would set are the ones the routes stage sets after it (routes.ts; no type coercion).
  */
 export function openApiValidation(): RequestHandler {
   validation ??= remembering(

@@ -1,4 +1,5 @@
-// The Express app: its stages in request order, run by one middleware (stages.ts; docs/lifecycle.md draws them):
+// The service's request listener: its stages in request order, on Express's request and response without its router
+// (stages.ts; docs/lifecycle.md draws them):
 // request id → request log → compression (JSON answers and the pages' text, as Accept-Encoding asks) → CORS
 // (preflights answered here, without a key) → health and the pages (/, /docs, /dashboard, /openapi.yaml: no key) → API
 // key (failed-key throttle) → MCP at /mcp (its tools meter themselves) → JSON body read (its price can depend
@@ -7,6 +8,7 @@
 // validation → routes (a HEAD answered by its GET) → errors. Malformed HTTP never gets here (client-errors.ts
 // answers it on the socket).
 
+import type { RequestListener } from 'node:http';
 import express from 'express';
 import { apiKeyAuth } from './auth.js';
 import { compressJson } from './compression.js';
@@ -19,10 +21,10 @@ import { errorHandler, routeNotFound } from './error-handler.js';
 import { healthHandler } from './handlers/health.js';
 import { pagesRouter } from './pages/pages.js';
 import { bodyError, jsonBody } from './json-body.js';
-import { requestId } from './request-id.js';
+import { requestId, requestIdOf } from './request-id.js';
 import { requestLog } from './request-log.js';
 import { classify, isRoute, routesStage } from './routes.js';
-import { inOrder, where } from './stages.js';
+import { inOrder, listener, where } from './stages.js';
 import { uuidCase } from './uuid-case.js';
 import { knownRoute, openApiValidation, validatorErrorsInWords } from './validation.js';
 
@@ -38,36 +40,34 @@ const API_PATH = /^\/v1(?:\/|$)/i;
 const MCP_PATH = /^\/mcp(?:\/|$)/i;
 const HEALTH_PATH = /^\/healthz\/?$/i;
 
-export function createApp(ctx: AppContext, mcp: McpHttpSessions): express.Express {
+/** The service's request listener: the stages in order, then the error handlers (stages.ts). */
+export function createApp(ctx: AppContext, mcp: McpHttpSessions): RequestListener {
   const app = express();
-  app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', trustProxy(ctx.config.trustProxy));
   const health = healthHandler(ctx);
-  app.use(
-    inOrder([
-      requestId(),
-      requestLog(ctx.logger),
-      compressJson(),
-      crossOrigin(ctx.config.corsOrigins),
-      where(HEALTH_PATH.test.bind(HEALTH_PATH), (req, res, next) =>
-        req.method === 'GET' || req.method === 'HEAD' ? health(req, res) : next(),
-      ),
-      where((path) => !API_PATH.test(path), pagesRouter(ctx)),
-      apiKeyAuth(ctx),
-      where(MCP_PATH.test.bind(MCP_PATH), mcp.router()),
-      jsonBody(isRoute),
-      admission(ctx, classify),
-      knownRoute(),
-      bodyError(),
-      edgeInput(),
-      uuidCase(),
-      openApiValidation(),
-      routesStage(ctx),
-      routeNotFound,
-    ]),
+  const stages = inOrder([
+    requestId(),
+    requestLog(ctx.logger),
+    compressJson(),
+    crossOrigin(ctx.config.corsOrigins),
+    where(HEALTH_PATH.test.bind(HEALTH_PATH), (req, res, next) =>
+      req.method === 'GET' || req.method === 'HEAD' ? health(req, res) : next(),
+    ),
+    where((path) => !API_PATH.test(path), pagesRouter(ctx)),
+    apiKeyAuth(ctx),
+    where(MCP_PATH.test.bind(MCP_PATH), mcp.router()),
+    jsonBody(isRoute),
+    admission(ctx, classify),
+    knownRoute(),
+    bodyError(),
+    edgeInput(),
+    uuidCase(),
+    openApiValidation(),
+    routesStage(ctx),
+    routeNotFound,
+  ]);
+  return listener(app, stages, [validatorErrorsInWords, errorHandler(ctx)], (error, res) =>
+    ctx.logger.error({ err: error, request_id: requestIdOf(res) }, 'answering an error failed'),
   );
-  app.use(validatorErrorsInWords);
-  app.use(errorHandler(ctx));
-  return app;
 }

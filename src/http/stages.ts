@@ -1,9 +1,11 @@
-// A request's stages run one after the other inside one Express middleware (issue 24, ADR 0013). Express's
+// A request's stages run one after the other inside one request listener (issue 24, ADR 0013). Express's
 // router matches each middleware it holds against the path and keeps its own bookkeeping between them
 // (about a quarter of what a job by id allocated, ADR 0013): the stages are called here as Express would
-// call them (a stage's error, thrown or rejected, goes to the error handlers after the chain), without it.
+// call them (a stage's error, passed, thrown or rejected, goes to the error handlers after the chain),
+// without it.
 
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
 
 /** A stage's returned promise, if any, rejects to `next` (as Express 5 does with a handler's). */
 function call(stage: RequestHandler, req: Request, res: Response, next: NextFunction): void {
@@ -15,7 +17,7 @@ function call(stage: RequestHandler, req: Request, res: Response, next: NextFunc
   }
 }
 
-/** The stages in order; an error (passed to next, thrown or rejected) skips the rest and goes to the error handlers. */
+/** The stages in order; an error (passed to next, thrown or rejected) skips the rest and goes to `next` with it. */
 export function inOrder(stages: readonly RequestHandler[]): RequestHandler {
   return (req, res, next) => {
     let at = 0;
@@ -31,4 +33,42 @@ export function inOrder(stages: readonly RequestHandler[]): RequestHandler {
 /** The stage for requests whose path passes `test`; any other request goes past it. */
 export function where(test: (path: string) => boolean, stage: RequestHandler): RequestHandler {
   return (req, res, next) => (test(req.path) ? stage(req, res, next) : next());
+}
+
+/**
+ * The request listener running `stages`, then on an error `failed` (the error handlers, in order; the last
+ * answers every error), each request and response given `app`'s methods and settings as app.handle gives
+ * them: its prototypes, res.locals, and what Express's router would set at the top (the original URL, an
+ * empty base URL, no path parameters). Nothing else of the router runs. `lost` hears of an error handler
+ * that failed: the response is cut.
+ */
+export function listener(
+  app: Express,
+  stages: RequestHandler,
+  failed: readonly ErrorRequestHandler[],
+  lost: (error: unknown, res: Response) => void,
+): RequestListener {
+  const handle = (error: unknown, req: Request, res: Response, at: number): void => {
+    const next = (passed?: unknown) => handle(passed ?? error, req, res, at + 1);
+    const handler = failed[at];
+    if (!handler) return void (lost(error, res), res.destroy());
+    try {
+      const returned: unknown = handler(error, req, res, next);
+      if (returned instanceof Promise) returned.catch((failure: unknown) => (lost(failure, res), res.destroy()));
+    } catch (failure) {
+      lost(failure, res);
+      res.destroy();
+    }
+  };
+  return (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    const req = Object.setPrototypeOf(incoming, app.request) as Request;
+    const res = Object.setPrototypeOf(outgoing, app.response) as Response;
+    req.res = res;
+    res.req = req;
+    res.locals = Object.create(null) as Response['locals'];
+    req.originalUrl = req.url;
+    req.baseUrl = '';
+    req.params = {};
+    stages(req, res, (error?: unknown) => handle(error ?? new Error('No stage answered'), req, res, 0));
+  };
 }

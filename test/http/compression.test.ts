@@ -114,6 +114,26 @@ describe('compression of JSON answers (gzip and brotli, negotiated)', function (
     expect(part.wire.equals(whole.wire.subarray(10, 1034))).to.equal(true);
   });
 
+  it('answers a request without Accept-Encoding as one that accepts only identity: uncompressed, varied the same', async () => {
+    const { key } = await app.account({ plan: 'paid-25k' });
+    const auth = { authorization: `Bearer ${key}` };
+    const created = await app.api.post<{ export_id: string }>('/v1/jobs/exports', { max_records: 50 }, { key });
+    await app.service.exportRunner.idle();
+    const paths = [page, '/v1/jobs/count', '/v1/jobs?limit=0', `/v1/jobs/exports/${created.body.export_id}/files/1`, '/healthz'];
+    for (const path of paths) {
+      const none = await get(path, auth);
+      const identity = await get(path, { ...auth, 'accept-encoding': 'identity' });
+      expect([none.status, none.headers['content-encoding'], none.headers.vary], path).to.deep.equal([
+        identity.status,
+        identity.headers['content-encoding'],
+        identity.headers.vary,
+      ]);
+    }
+    // The JSON answers say they vary with Accept-Encoding; the export file, gzip already, does not.
+    expect((await get(page, auth)).headers.vary).to.match(/accept-encoding/i);
+    expect((await get(`/v1/jobs/exports/${created.body.export_id}/files/1`, auth)).headers.vary).to.equal(undefined);
+  });
+
   it('gives the charge back when a compressed answer is cut mid-body', async () => {
     const { key, accountId } = await app.account({ plan: 'paid-25k' });
     // Pads the next change-feed page with 24 MB that do not compress: more than the socket buffers hold.

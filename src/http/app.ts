@@ -8,7 +8,6 @@
 // validation → routes (a HEAD answered by its GET) → errors. Malformed HTTP never gets here (client-errors.ts
 // answers it on the socket).
 
-import type { RequestListener } from 'node:http';
 import express from 'express';
 import { apiKeyAuth } from './auth.js';
 import { compressJson } from './compression.js';
@@ -24,7 +23,7 @@ import { bodyError, jsonBody } from './json-body.js';
 import { requestId, requestIdOf } from './request-id.js';
 import { requestLog } from './request-log.js';
 import { classify, isRoute, routesStage } from './routes.js';
-import { inOrder, listener, where } from './stages.js';
+import { inOrder, listener, where, type HttpApp } from './stages.js';
 import { uuidCase } from './uuid-case.js';
 import { knownRoute, openApiValidation, validatorErrorsInWords } from './validation.js';
 
@@ -40,8 +39,8 @@ const API_PATH = /^\/v1(?:\/|$)/i;
 const MCP_PATH = /^\/mcp(?:\/|$)/i;
 const HEALTH_PATH = /^\/healthz\/?$/i;
 
-/** The service's request listener: the stages in order, then the error handlers (stages.ts). */
-export function createApp(ctx: AppContext, mcp: McpHttpSessions): RequestListener {
+/** The service's request listener (the stages in order, then the error handlers) and its request and response classes (stages.ts). */
+export function createApp(ctx: AppContext, mcp: McpHttpSessions): HttpApp {
   const app = express();
   app.set('etag', false);
   app.set('trust proxy', trustProxy(ctx.config.trustProxy));

@@ -3,10 +3,11 @@
 // read (the last answer on each connection carries Connection: close), closes connections as they fall
 // idle, and at the deadline cuts what is left and says how many requests that was.
 
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import type { HttpApp } from './stages.js';
 
 export interface DrainReport {
   /** Requests still unanswered at the deadline, whose connections were closed. */
@@ -39,7 +40,7 @@ export class HttpServer {
   private draining = false;
   private accepted = 0;
 
-  constructor(config: Config, app: RequestListener) {
+  constructor(config: Config, app: HttpApp) {
     const headersTimeout = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);
     this.server = createServer(
       {
@@ -47,8 +48,10 @@ export class HttpServer {
         headersTimeout,
         requestTimeout: config.requestTimeoutMs,
         connectionsCheckingInterval: checkingIntervalMs(config),
+        IncomingMessage: app.IncomingMessage,
+        ServerResponse: app.ServerResponse,
       },
-      app,
+      app.listener,
     );
     this.server.maxConnections = config.maxConnections;
     this.server.on('connection', () => this.accepted++);

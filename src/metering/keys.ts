@@ -1,6 +1,6 @@
 // API keys: `jps_live_<key_id>.<secret>` (older keys `jp_live_`); only a SHA-256 of the secret is stored.
 
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../db/state-store.js';
 import { namedQueries } from '../db/sql-files.js';
 import type { AccountRow } from './accounts.js';
@@ -60,7 +60,7 @@ function toInfo(row: KeyRow): ApiKeyInfo {
 }
 
 function hashSecret(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  return hash('sha256', secret, 'buffer');
 }
 
 export interface IssuedKey extends ApiKeyInfo {

@@ -90,14 +90,30 @@ const matchers = ROUTES.map((route) => ({
   template: route.path.replace(/:([A-Za-z]+)/g, '{$1}'),
 }));
 
+type Found = (typeof matchers)[number] & { params: Record<string, string> };
+
+/**
+ * Each request's route as found for its path: the body stage, admission and the routes stage all ask,
+ * and the UUID case stage may rewrite the path between them (its parameters lower-cased): then it is found again.
+ */
+const foundFor = new WeakMap<Request, { path: string; route: Found | undefined }>();
+
 /** The route of the request's method and path (GET's for a HEAD), if the API has one, with its path parameters as matched. */
-function routeOf(req: Request) {
+function routeOf(req: Request): Found | undefined {
+  const path = req.path;
+  const seen = foundFor.get(req);
+  if (seen?.path === path) return seen.route;
   const method = req.method === 'HEAD' ? 'GET' : req.method;
+  let route: Found | undefined;
   for (const matcher of matchers) {
-    const found = matcher.route.method === method ? matcher.pattern.exec(req.path) : null;
-    if (found) return { ...matcher, params: found.groups ?? {} };
+    const found = matcher.route.method === method ? matcher.pattern.exec(path) : null;
+    if (found) {
+      route = { ...matcher, params: found.groups ?? {} };
+      break;
+    }
   }
-  return undefined;
+  foundFor.set(req, { path, route });
+  return route;
 }
 
 /** Whether the API has a route for the request's method and path. */

@@ -29,6 +29,7 @@ import { Meter } from './metering/meter.js';
 import { Callers } from './metering/callers.js';
 import { Nodes } from './metering/nodes.js';
 import { journalDir, MeterJournal, replayJournal, type JournalReplay } from './metering/journal.js';
+import { returnHeld } from './metering/leases.js';
 import { openStores } from './storage/stores.js';
 import { PublicationMirror } from './catalog/mirror.js';
 import { SnapshotLibrary } from './catalog/library.js';
@@ -68,7 +69,8 @@ function fittedOpener(engine: QueryEngine, open: SnapshotOpener): SnapshotOpener
 /**
  * The meter: where this process alone holds the store (embedded), requests are admitted from leases of
  * their window and settled in memory, journaled (ADR 0013); what the last server journaled and did not
- * settle is settled first (openState did it already when it opened the store).
+ * settle is settled first (openState did it already when it opened the store), then the window slots it
+ * held unused are given back.
  */
 async function openMeter(
   config: Config,
@@ -84,6 +86,9 @@ async function openMeter(
   if (replayed?.lines) logger.warn({ journaled: replayed.lines }, 'requests the last server journaled and did not settle are settled now');
   if (replayed?.refused)
     logger.error({ journaled: replayed.refused }, 'requests the last server journaled were settled otherwise in the store');
+  // The window slots the last server held unused, once what it journaled counts as used.
+  const returned = alone ? await returnHeld(store) : 0;
+  if (returned > 0) logger.warn({ slots: returned }, 'window slots the last server held and did not use are given back');
   const journal = replayed ? new MeterJournal(journalDir(config.dataDir), replayed.nextSeq) : undefined;
   return new Meter(store, clock, logger, nodeId, { leases: alone, journal });
 }

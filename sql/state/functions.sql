@@ -19,6 +19,7 @@ DROP FUNCTION IF EXISTS meter_settle(text, timestamptz, date, integer, text, big
 DROP FUNCTION IF EXISTS meter_reserve(text, date, bigint, bigint, text, timestamptz, bigint);
 DROP FUNCTION IF EXISTS meter_settle(text, timestamptz, date, integer, text, bigint, bigint, bigint, bigint, boolean, boolean, text, text, boolean, bigint, bigint, bigint, bigint);
 DROP FUNCTION IF EXISTS meter_draw(text, text, text, timestamptz, text, text, text, text);
+DROP FUNCTION IF EXISTS meter_settle_leased(text, text, text, timestamptz, text, text, text, text, date, integer, bigint, bigint, boolean, boolean, boolean, bigint, bigint);
 
 CREATE OR REPLACE FUNCTION meter_month(p_at timestamptz) RETURNS date
 LANGUAGE sql IMMUTABLE AS $$
@@ -135,7 +136,8 @@ BEGIN
   INSERT INTO rate_windows AS w (account_id, window_start, used) VALUES (p_account, v_window, (p_windowed AND p_counted)::int)
   ON CONFLICT (account_id) DO UPDATE
     SET window_start = greatest(w.window_start, v_window),
-        used = CASE WHEN w.window_start < v_window THEN 0 ELSE w.used END + (p_windowed AND p_counted)::int
+        used = CASE WHEN w.window_start < v_window THEN 0 ELSE w.used END + (p_windowed AND p_counted)::int,
+        held = CASE WHEN w.window_start < v_window THEN 0 ELSE w.held END
   RETURNING w.used, w.window_start INTO v_used, v_start;
 
   FOR i IN 1..2 LOOP
@@ -196,9 +198,10 @@ END
 $$;
 
 -- Leases of the request window (ADR 0013; records model, the embedded store, which one process holds):
--- a server takes up to p_want slots of the account's current window at once and admits requests from
--- them in memory; each such request is taken (its monthly request drawn, its ledger row written) by
--- the one call that settles it (meter_settle_leased), or by meter_draw when it is taken earlier. The
+-- a server takes up to p_want slots of the account's current window at once (used, and held until a
+-- request taken in the store uses one) and admits requests from them in memory; each such request is
+-- taken (its monthly request drawn, its ledger row written) by the one call that settles it
+-- (meter_settle_leased), or by meter_draw when it is taken earlier. The
 -- lease also says where the account stands, the months' grants brought up to the plan as admission
 -- brings them (meter_admit, taking nothing). window_used is the window's use before this grant, slots
 -- granted earlier included.
@@ -218,7 +221,7 @@ BEGIN
     p_plan_requests, 0, 'records', p_since, false, false, NULL, 0, NULL, false);
   v_granted := least(p_want, greatest(0, p_window_limit - a.window_used));
   IF v_granted > 0 THEN
-    UPDATE rate_windows SET used = used + v_granted WHERE account_id = p_account;
+    UPDATE rate_windows SET used = used + v_granted, held = held + v_granted WHERE account_id = p_account;
   END IF;
   RETURN QUERY SELECT v_granted, a.window_used, a.window_reset, a.requests_used, a.requests_left, a.records_used, a.records_reserved;
 END
@@ -240,11 +243,12 @@ BEGIN
   INSERT INTO rate_windows AS w (account_id, window_start, used) VALUES (p_account, v_window, 0)
   ON CONFLICT (account_id) DO UPDATE
     SET window_start = greatest(w.window_start, v_window),
-        used = CASE WHEN w.window_start < v_window THEN 0 ELSE w.used END
+        used = CASE WHEN w.window_start < v_window THEN 0 ELSE w.used END,
+        held = CASE WHEN w.window_start < v_window THEN 0 ELSE w.held END
   RETURNING w.used, w.window_start INTO v_used, v_start;
   v_granted := least(p_want, greatest(0, p_window_limit - v_used));
   IF v_granted > 0 THEN
-    UPDATE rate_windows SET used = used + v_granted WHERE account_id = p_account;
+    UPDATE rate_windows SET used = used + v_granted, held = held + v_granted WHERE account_id = p_account;
   END IF;
   RETURN QUERY SELECT v_granted, v_used, v_start + make_interval(secs => p_window_seconds);
 END
@@ -254,7 +258,28 @@ $$;
 -- has passed.
 CREATE OR REPLACE FUNCTION meter_lease_return(p_account text, p_window_start timestamptz, p_slots integer) RETURNS void
 LANGUAGE sql AS $$
-  UPDATE rate_windows SET used = greatest(0, used - p_slots) WHERE account_id = p_account AND window_start = p_window_start
+  UPDATE rate_windows SET used = greatest(0, used - p_slots), held = greatest(0, held - p_slots)
+  WHERE account_id = p_account AND window_start = p_window_start
+$$;
+
+-- A request admitted from a slot of the lease (p_slots of them) is taken in the store: its slot is used,
+-- no longer held. Nothing when its window has passed (the row counts a later one).
+CREATE OR REPLACE FUNCTION meter_window_taken(p_account text, p_at timestamptz, p_slots bigint) RETURNS void
+LANGUAGE sql AS $$
+  UPDATE rate_windows SET held = greatest(0, held - p_slots) WHERE account_id = p_account AND window_start <= p_at AND held > 0
+$$;
+
+-- A server starts on the embedded store, after settling what the last one journaled: the slots the last
+-- server held and did not use (it was killed) are given back, as its clean stop would have. The slots
+-- given back.
+CREATE OR REPLACE FUNCTION meter_return_held() RETURNS bigint
+LANGUAGE sql AS $$
+  WITH returned AS (
+    UPDATE rate_windows w SET used = greatest(0, w.used - w.held), held = 0 FROM rate_windows o
+    WHERE o.account_id = w.account_id AND w.held > 0
+    RETURNING o.held
+  )
+  SELECT coalesce(sum(held), 0)::bigint FROM returned
 $$;
 
 -- One monthly request drawn for a request admitted from a lease: from the oldest grant with room (the
@@ -285,10 +310,12 @@ BEGIN
 END
 $$;
 
--- A request admitted from a lease, taken now: its monthly request drawn and its ledger row written,
--- pending (an export's, deferred; a usage route's, which reads the ledger). drawn false: none was left.
+-- A request admitted from a lease, taken now: its monthly request drawn, its slot, if it took one
+-- (p_windowed), no longer held, and its ledger row written, pending (an export's, deferred; a usage
+-- route's, which reads the ledger). drawn false: none was left.
 CREATE OR REPLACE FUNCTION meter_draw(
-  p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text, p_node text
+  p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text, p_node text,
+  p_windowed boolean
 ) RETURNS TABLE (drawn boolean)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -296,6 +323,9 @@ DECLARE
 BEGIN
   IF v_draw IS NOT NULL THEN
     PERFORM meter_ledger_pending(p_request, p_account, p_key, p_at, p_method, p_route, p_class, v_draw, p_node);
+    IF p_windowed THEN
+      PERFORM meter_window_taken(p_account, p_at, 1);
+    END IF;
   END IF;
   RETURN QUERY SELECT v_draw IS NOT NULL;
 END
@@ -458,13 +488,13 @@ END
 $$;
 
 -- A request admitted from a lease, taken and settled in one call: its monthly request drawn
--- (meter_draw_request), then, for an answer with nothing to charge or records that fit, its ledger row
+-- (meter_draw_request) and its slot, if it took one (p_windowed), no longer held, then, for an answer with nothing to charge or records that fit, its ledger row
 -- written settled (what meter_settle_records would make of a pending row); any other (records that do
 -- not fit, a 429) is written pending and settled by meter_settle_records. Outcome 'requests' when no
 -- monthly request was left (nothing taken, the settlement's columns NULL).
 CREATE OR REPLACE FUNCTION meter_settle_leased(
   p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text, p_node text,
-  p_month date, p_status integer, p_records bigint, p_allowance bigint, p_force boolean, p_void boolean,
+  p_windowed boolean, p_month date, p_status integer, p_records bigint, p_allowance bigint, p_force boolean, p_void boolean,
   p_overage_enabled boolean, p_price bigint, p_limit_cents bigint
 ) RETURNS TABLE (
   outcome text, requests_used bigint, requests_left bigint,
@@ -483,6 +513,9 @@ BEGIN
       (SELECT u.requests_used FROM usage_months u WHERE u.account_id = p_account AND u.month = meter_month(p_at)),
       0::bigint, false, NULL::bigint, NULL::bigint, 0::bigint, NULL::text;
     RETURN;
+  END IF;
+  IF p_windowed THEN
+    PERFORM meter_window_taken(p_account, p_at, 1);
   END IF;
   IF p_status <> 429 AND (v_refused OR p_records = 0) THEN
     v_settlement := CASE WHEN v_refused THEN 'not_charged' ELSE 'included' END;
@@ -510,15 +543,17 @@ BEGIN
 END
 $$;
 
--- The rows of a batch of leased settlements (meter_settle_journaled's p_rows), as a table.
+-- The rows of a batch of leased settlements (meter_settle_journaled's p_rows), as a table. A row
+-- journaled before p_windowed was an argument has it NULL: its server held no slots in the store.
+DROP FUNCTION IF EXISTS meter_batch_rows(jsonb);
 CREATE OR REPLACE FUNCTION meter_batch_rows(p_rows jsonb) RETURNS TABLE (
   i integer, p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text, p_node text,
-  p_month date, p_status integer, p_records bigint, p_allowance bigint, p_force boolean, p_void boolean, p_overage_enabled boolean,
-  p_price bigint, p_limit_cents bigint
+  p_windowed boolean, p_month date, p_status integer, p_records bigint, p_allowance bigint, p_force boolean, p_void boolean,
+  p_overage_enabled boolean, p_price bigint, p_limit_cents bigint
 )
 LANGUAGE sql STABLE AS $$
   SELECT * FROM jsonb_to_recordset(p_rows) AS x(i integer, p_request text, p_account text, p_key text, p_at timestamptz,
-    p_method text, p_route text, p_class text, p_node text, p_month date, p_status integer, p_records bigint,
+    p_method text, p_route text, p_class text, p_node text, p_windowed boolean, p_month date, p_status integer, p_records bigint,
     p_allowance bigint, p_force boolean, p_void boolean, p_overage_enabled boolean, p_price bigint, p_limit_cents bigint)
 $$;
 
@@ -612,6 +647,14 @@ BEGIN
       FROM b
       JOIN draws d ON d.account_id = b.p_account
       LEFT JOIN months c ON b.charging AND c.account_id = b.p_account AND c.month = b.p_month
+    ), slots AS (
+      -- The batch's windowed requests are taken: their slots no longer held (meter_window_taken, row by row).
+      UPDATE rate_windows w SET held = greatest(0, w.held - x.k)
+      FROM (
+        SELECT b.p_account, count(*) AS k FROM b JOIN rate_windows r ON r.account_id = b.p_account AND r.window_start <= b.p_at
+        WHERE b.p_windowed GROUP BY b.p_account
+      ) AS x
+      WHERE w.account_id = x.p_account AND w.held > 0
     ), written AS (
       INSERT INTO ledger (request_id, account_id, api_key_id, occurred_at, method, route, route_class, status, records_charged,
         overage_micros, overage_records, settlement_status, drawn_month, node_id, counted)
@@ -669,7 +712,7 @@ BEGIN
         CONTINUE;
       END IF;
       RETURN QUERY SELECT r.i, s.* FROM meter_settle_leased(r.p_request, r.p_account, r.p_key, r.p_at, r.p_method, r.p_route,
-        r.p_class, r.p_node, r.p_month, r.p_status, r.p_records, r.p_allowance, r.p_force, r.p_void, r.p_overage_enabled,
+        r.p_class, r.p_node, coalesce(r.p_windowed, false), r.p_month, r.p_status, r.p_records, r.p_allowance, r.p_force, r.p_void, r.p_overage_enabled,
         r.p_price, r.p_limit_cents) s;
     END LOOP;
   END IF;

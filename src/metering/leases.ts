@@ -1,11 +1,14 @@
 // Leases of the request window (ADR 0013): on the embedded store, which this process alone holds, a
-// records-model request is admitted in memory from slots of the account's window taken a few at a
-// time, and taken in the store (its monthly request, its ledger row) by the one call that settles it.
-// A metered request then costs the store one call rather than two.
+// records-model request is admitted in memory from slots of the account's window, all those left taken
+// at its first request of the window, and taken in the store (its monthly request, its ledger row) by
+// the one call that settles it. A metered request then costs the store one call rather than two, and
+// an account's window one grant.
 //
 // What stays exact: a slot is in the store's window row before a request is admitted from it, so a
-// window never admits more than its limit, whatever happens to this process (after kill -9 the slots
-// it held unused stay taken until the window ends, at most a minute). The monthly requests are counted
+// window never admits more than its limit, whatever happens to this process. The row also counts the
+// slots held and not yet used by a request taken in the store: a clean stop gives them back, and after
+// kill -9 the next start does (meter_return_held), once it has settled what the killed server journaled.
+// The monthly requests are counted
 // in memory from what the store said at the last grant, less every request admitted since: never more
 // than the store has, as nothing else takes them on this store. When that count reaches nothing, the
 // account's admitted requests are settled first and the store asked again, so a refusal is exact; and
@@ -23,15 +26,8 @@ import { PLANS } from './plans.js';
 import type { Standing } from './standing.js';
 import { call, type StandingRow } from './store-call.js';
 
-/**
- * Slots taken at once: FIRST for an account's first grant of a window, twice as many at each grant after
- * it, up to a quarter of the window's limit. What a killed server held unused stays taken until the
- * window ends: an account that sends few requests loses few, one that sends many renews its lease seldom.
- */
-const FIRST = 4;
 /** Past this many accounts' leases, those of windows gone by are forgotten. */
 const KEPT = 10_000;
-const SHARE = 4;
 
 const LEASE = `SELECT * FROM meter_lease(p_account => $1, p_key => $2, p_at => $3, p_window_limit => $4, p_window_seconds => $5,
   p_plan_requests => $6, p_since => $7, p_want => $8)`;
@@ -56,9 +52,6 @@ export interface Lease {
   inWindow: number;
   /** A grant found the window full: nothing frees a slot of it on this store but this server. */
   full: boolean;
-  /** Grants of slots in this window so far, and the slots the last one took. */
-  grants: number;
-  granted: number;
   requestsUsed: number;
   requestsLeft: number;
   /** The store was asked with no request of the account admitted and not yet taken: requestsLeft is exact. */
@@ -119,20 +112,8 @@ export class Leases {
       lease.requestsUsed++;
       lease.exact = false;
       this.untaken.set(id, (this.untaken.get(id) ?? 0) + 1);
-      if (windowed) this.renewEarly(caller, at, lease);
       return { lease, refusal: null };
     }
-  }
-
-  /**
-   * Slots for the next requests asked for before the lease runs out, when they come from the window
-   * alone (grantSlots): a request then seldom waits for a grant. Its failure is met by the next request,
-   * which asks again.
-   */
-  private renewEarly(caller: Caller, at: Date, lease: Lease): void {
-    const id = caller.account.account_id;
-    if (lease.full || lease.slots > Math.max(1, lease.granted >> 2) || this.granting.has(id) || !this.counts(lease, caller, at)) return;
-    this.grant(caller, at, lease.windowStart, true).catch(() => undefined);
   }
 
   /** Whether this server counts the account's month from `lease`: the same month and plan, requests left. */
@@ -239,12 +220,12 @@ export class Leases {
       this.leases.delete(id);
       if (old.windowStart === windowStart) await this.giveBack(id, old);
     }
-    const grants = same ? old.grants : 0;
-    const want = slots ? Math.min(Math.max(1, Math.ceil(plan.requestsPerMinute / SHARE)), FIRST << grants) : 0;
+    // Every slot of the window left: this server alone admits the account's requests.
+    const want = slots ? plan.requestsPerMinute : 0;
     // This server counts the account's month already (a lease of this month and plan with requests left):
     // slots of the window alone, the months not read again.
     if (old && want > 0 && this.counts(old, caller, at))
-      return this.grantSlots(id, at, windowStart, want, same ? old : { ...old, slots: 0, grants: 0 });
+      return this.grantSlots(id, at, windowStart, want, same ? old : { ...old, slots: 0 });
     const untaken = this.untaken.get(id) ?? 0;
     const version = this.settlements.records.version(id);
     const [row] = await this.store.query<LeaseRow>(LEASE, [
@@ -266,8 +247,6 @@ export class Leases {
       slots: held + row!.granted,
       inWindow: row!.window_used + row!.granted,
       full: row!.granted < want,
-      grants: grants + (row!.granted > 0 ? 1 : 0),
-      granted: row!.granted,
       // The requests admitted and not yet taken are not in the store's figures.
       requestsUsed: Number(row!.requests_used) + untaken,
       requestsLeft: Number(row!.requests_left) - untaken,
@@ -299,8 +278,6 @@ export class Leases {
       slots: old.slots + row!.granted,
       inWindow: row!.window_used + row!.granted,
       full: row!.granted < want,
-      grants: old.grants + (row!.granted > 0 ? 1 : 0),
-      granted: row!.granted,
     });
   }
 
@@ -323,6 +300,16 @@ export class Leases {
     await this.store.query(REFUSE, [caller.account.account_id, at, routeClass, caller.keyId]);
     return { lease, refusal };
   }
+}
+
+/**
+ * Gives back the window slots the last server on this embedded store held and did not use (it was killed
+ * or crashed; a clean stop gave them back): run at start, after the journal is settled, before any
+ * admission. The slots given back.
+ */
+export async function returnHeld(store: StateStore): Promise<number> {
+  const [row] = await store.query<{ returned: string }>('SELECT meter_return_held() AS returned');
+  return Number(row!.returned);
 }
 
 /** Where an account stands after a request admitted from its lease (or refused by it). */

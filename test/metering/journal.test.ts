@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import type { StateStore } from '../../src/db/state-store.js';
 import { MeterJournal, replayJournal } from '../../src/metering/journal.js';
+import { returnHeld } from '../../src/metering/leases.js';
 import type { Caller } from '../../src/metering/keys.js';
 import { Meter, type Ticket } from '../../src/metering/meter.js';
 import { freshStore, releaseStore, startTestAppWithCatalog, tempDir, type TestApp } from '../support/app.js';
@@ -126,6 +127,47 @@ describe('the meter journal (embedded store)', function () {
     // A second start finds nothing more to settle.
     expect(await replayJournal(store, dir)).to.deep.equal({ lines: 0, refused: 0, nextSeq: 2 });
     expect(await month(store, caller.account.account_id)).to.deep.equal({ records: 7, requests: 3 });
+  });
+
+  it('gives back at start the window slots a killed server held and did not use, once the requests it journaled count as used', async () => {
+    const accountId = caller.account.account_id;
+    const windowOf = async () =>
+      (await store.query<{ used: number; held: number }>('SELECT used, held FROM rate_windows WHERE account_id = $1', [accountId]))[0];
+    const journal = new MeterJournal(dir, 1);
+    const meter = new Meter(store, () => AT, logger, null, { leases: true, journal });
+    // Three answered and settled in the store; the window's 60 slots taken at the first, 57 of them held.
+    for (const id of ['req_1', 'req_2', 'req_3']) await meter.settle(await admitOne(meter, caller, id), { status: 200, records: 1 });
+    await meter.idle();
+    expect(await windowOf()).to.deep.equal({ used: 60, held: 57 });
+    // One admitted and not answered when the kill came; two more answered whose batch never ran: in the journal only.
+    await admitOne(meter, caller, 'req_cut');
+    const line = JSON.parse(readFileSync(join(dir, FIRST_FILE), 'utf8').split('\n')[0]!) as Record<string, unknown>;
+    for (const id of ['req_4', 'req_5']) {
+      await admitOne(meter, caller, id);
+      journal.append({ ...line, p_request: id });
+    }
+    journal.close();
+
+    // The next start: the journal settled first, then what the killed server held unused given back.
+    expect(await replayJournal(store, dir)).to.deep.equal({ lines: 2, refused: 0, nextSeq: 2 });
+    expect(await windowOf()).to.deep.equal({ used: 60, held: 55 });
+    expect(await returnHeld(store)).to.equal(55);
+    expect(await windowOf()).to.deep.equal({ used: 5, held: 0 });
+    expect(await returnHeld(store)).to.equal(0);
+    // Its server admits exactly the rest of the window.
+    const next = new Meter(store, () => AT, logger, null, { leases: true, journal: new MeterJournal(dir, 2) });
+    for (let i = 0; i < 55; i++) await next.settle(await admitOne(next, caller, `req_next_${i}`), { status: 200, records: 1 });
+    const { refusal } = await next.admit(caller, {
+      requestId: 'req_over',
+      method: 'GET',
+      route: '/v1/jobs',
+      routeClass: 'jobs_list',
+      windowed: true,
+    });
+    expect(refusal).to.equal('window');
+    await next.stop();
+    expect(await windowOf()).to.deep.equal({ used: 60, held: 0 });
+    expect(await month(store, accountId)).to.deep.equal({ records: 60, requests: 60 });
   });
 
   it('moves to the next file once one is large and settled to its end; a start reads on from the file after the one the store names', async () => {

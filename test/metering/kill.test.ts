@@ -122,6 +122,12 @@ describe('metering under kill -9 (seeded, 20 trials)', function () {
       .filter((line) => line.includes('did not settle are settled now'))
       .map((line) => (JSON.parse(line) as { journaled: number }).journaled);
     expect(journaled.reduce((sum, lines) => sum + lines, 0)).to.be.greaterThan(0);
+    // Killed servers held window slots they had not used: their successors gave them back.
+    const returned = servers
+      .flatMap((server) => server.output().split('\n'))
+      .filter((line) => line.includes('held and did not use are given back'))
+      .map((line) => (JSON.parse(line) as { slots: number }).slots);
+    expect(returned.reduce((sum, slots) => sum + slots, 0)).to.be.greaterThan(0);
 
     await withStore(async (store) => {
       expect(await store.query("SELECT request_id FROM ledger WHERE settlement_status = 'pending'")).to.deep.equal([]);
@@ -145,7 +151,8 @@ describe('metering under kill -9 (seeded, 20 trials)', function () {
       );
       expect(mismatched).to.deep.equal([]);
       // No window admitted more than its limit (60 a minute), whatever server admitted its requests:
-      // every request answered has its row, and a server's unused slots outlive it.
+      // every request answered has its row, and a killed server's unused slots are given back only at the
+      // next start, once what it journaled counts as used.
       const crowded = await store.query(
         `SELECT account_id, date_trunc('minute', occurred_at) AS minute, count(*)::int AS admitted FROM ledger
          GROUP BY 1, 2 HAVING count(*) > 60`,

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { startTestAppWithCatalog, type TestApp } from '../support/app.js';
 
 // Leases of the request window on the embedded store (ADR 0013): a records-model request is admitted
-// in memory from slots its server took in the store beforehand, and taken in the store when it settles.
+// in memory from slots its server took in the store beforehand (every slot left of the window, at the
+// account's first request in it), and taken in the store when it settles.
 
 const NOW = new Date('2026-11-25T10:00:30Z');
 const noWait = { noWait: true };
@@ -23,9 +24,12 @@ describe('leases of the request window (embedded store)', function () {
   });
 
   const num = (r: { headers: Headers }, name: string) => Number(r.headers.get(name));
+  /** The account's window in the store: slots used, held by the lease among them. */
   const windowRow = async (accountId: string) => {
-    const [row] = await app.store.query<{ used: number }>('SELECT used FROM rate_windows WHERE account_id = $1', [accountId]);
-    return row?.used;
+    const [row] = await app.store.query<{ used: number; held: number }>('SELECT used, held FROM rate_windows WHERE account_id = $1', [
+      accountId,
+    ]);
+    return row;
   };
   const requestsOf = async (accountId: string) => {
     await app.service.ctx.meter.idle();
@@ -37,28 +41,35 @@ describe('leases of the request window (embedded store)', function () {
     return row!;
   };
 
-  it('holds a few slots of the window in the store (4, then 8, up to a quarter) before admitting from it, and reports the window as used by requests', async () => {
+  it('holds every slot left of the window in the store before admitting from it, and reports the window as used by requests', async () => {
     const { key, accountId } = await app.account({ plan: 'free' });
     const first = await app.api.get('/v1/jobs?limit=1', { key, ...noWait });
     expect(first.status).to.equal(200);
     expect(num(first, 'RateLimit-Remaining')).to.equal(29);
-    // Four slots of the 30 are taken in the store, one of them used; then eight, then a quarter of the window (8) at each grant.
-    expect(await windowRow(accountId)).to.equal(4);
+    // The 30 slots are taken in the store at once; each request taken there no longer counts as held.
+    await app.service.ctx.meter.idle();
+    expect(await windowRow(accountId)).to.deep.equal({ used: 30, held: 29 });
     for (let i = 0; i < 8; i++) expect((await app.api.get('/v1/jobs?limit=1', { key, ...noWait })).status).to.equal(200);
-    expect(await windowRow(accountId)).to.equal(12);
     expect(await requestsOf(accountId)).to.deep.equal({ used: 9, rows: 9 });
+    expect(await windowRow(accountId)).to.deep.equal({ used: 30, held: 21 });
+    // The 31st request of the minute is refused.
+    const requests = await Promise.all(Array.from({ length: 22 }, () => app.api.get('/v1/jobs/count', { key, ...noWait })));
+    expect(requests.filter((r) => r.status === 200)).to.have.length(21);
+    expect(requests.filter((r) => r.status === 429)).to.have.length(1);
+    expect(await requestsOf(accountId)).to.deep.equal({ used: 30, rows: 30 });
+    expect(await windowRow(accountId)).to.deep.equal({ used: 30, held: 0 });
   });
 
   it('gives the unused slots back when its server stops: a restart within the minute admits exactly the rest of the window', async () => {
     const { key, accountId } = await app.account({ plan: 'free' });
     for (let i = 0; i < 5; i++) expect((await app.api.get('/v1/jobs/count', { key, ...noWait })).status).to.equal(200);
     await app.restart();
-    expect(await windowRow(accountId)).to.equal(5);
+    expect(await windowRow(accountId)).to.deep.equal({ used: 5, held: 0 });
     const results = await Promise.all(Array.from({ length: 40 }, () => app.api.get('/v1/jobs/count', { key, ...noWait })));
     expect(results.filter((r) => r.status === 200)).to.have.length(25);
     expect(results.filter((r) => r.status === 429)).to.have.length(15);
-    expect(await windowRow(accountId)).to.equal(30);
     expect(await requestsOf(accountId)).to.deep.equal({ used: 30, rows: 30 });
+    expect(await windowRow(accountId)).to.deep.equal({ used: 30, held: 0 });
   });
 
   it('admits exactly the monthly requests left to parallel clients, whether its count is fresh or the store changed under it', async () => {
@@ -115,28 +126,14 @@ describe('leases of the request window (embedded store)', function () {
 
   it('gives the slots back when the account leaves the records model: the window counts only what was admitted', async () => {
     const { key, accountId } = await app.account({ plan: 'paid-5k' });
-    // Two requests of a first lease of four: not yet low enough to ask for more ahead.
+    // Two requests of a lease of the whole window (60).
     for (let i = 0; i < 2; i++) expect((await app.api.get('/v1/jobs/count', { key, ...noWait })).status).to.equal(200);
-    expect(await windowRow(accountId)).to.equal(4);
+    await app.service.ctx.meter.idle();
+    expect(await windowRow(accountId)).to.deep.equal({ used: 60, held: 58 });
     await app.store.query("UPDATE accounts SET billing_model = 'requests' WHERE account_id = $1", [accountId]);
     const next = await app.api.get('/v1/jobs/count', { key, ...noWait });
     expect(next.status).to.equal(200);
     expect(num(next, 'RateLimit-Remaining')).to.equal(57);
-    expect(await windowRow(accountId)).to.equal(3);
-  });
-
-  it('asks for more slots before the lease runs out, from the window alone, and gives back what it did not use', async () => {
-    const { key, accountId } = await app.account({ plan: 'free' });
-    // Four slots, then eight asked for when one is left (after the third request), then eight more.
-    for (let i = 0; i < 3; i++) expect((await app.api.get('/v1/jobs/count', { key, ...noWait })).status).to.equal(200);
-    await app.service.ctx.meter.idle();
-    let row = await windowRow(accountId);
-    for (let wait = 0; row !== 12 && wait < 100; wait++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      row = await windowRow(accountId);
-    }
-    expect(row).to.equal(12);
-    await app.restart();
-    expect(await windowRow(accountId)).to.equal(3);
+    expect(await windowRow(accountId)).to.deep.equal({ used: 3, held: 0 });
   });
 });

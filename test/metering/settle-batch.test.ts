@@ -7,12 +7,14 @@ import { freshStore, releaseStore } from '../support/app.js';
 
 // A batch of leased settlements settled at once in the store (meter_settle_batch, ADR 0013) ends exactly
 // as the same rows settled one by one in order (meter_settle_leased): the same answers, the same ledger
-// rows in the same order, the same months. Each case runs the batch on one account and the rows one by
-// one on its twin, from the same months.
+// rows in the same order, the same months, the same window slots held. Each case runs the batch on one
+// account and the rows one by one on its twin, from the same months and window.
 
 const ONE_BY_ONE = `SELECT * FROM meter_settle_leased(${SETTLE_LEASED_ARGS.map((name, i) => `${name} => $${i + 1}`).join(', ')})`;
 const AT = '2026-11-25T10:00:00Z';
 const ALLOWANCE = 5_000;
+/** Each account's window at AT: slots used, and held by a lease (the requests below were admitted from them). */
+const WINDOW = { used: 30, held: 20 };
 
 interface MonthState {
   month: string;
@@ -28,6 +30,8 @@ interface Row {
   void?: boolean;
   force?: boolean;
   at?: string;
+  /** It took a slot of the window (true unless told). */
+  windowed?: boolean;
   /** The second account of the case (and its twin). */
   other?: boolean;
 }
@@ -48,6 +52,12 @@ async function account(store: StateStore, months: MonthState[]): Promise<string>
        VALUES ($1, $2, $3, $4, $4, $5)`,
       [account_id, m.month, m.granted, m.drawn, m.records ?? 0],
     );
+  await store.query('INSERT INTO rate_windows (account_id, window_start, used, held) VALUES ($1, $2, $3, $4)', [
+    account_id,
+    AT,
+    WINDOW.used,
+    WINDOW.held,
+  ]);
   return account_id;
 }
 
@@ -62,6 +72,7 @@ const argsOf = (row: Row, accountId: string, requestId: string): Record<string, 
     p_route: '/v1/jobs/{jobId}',
     p_class: 'jobs_get',
     p_node: null,
+    p_windowed: row.windowed ?? true,
     p_month: `${at.slice(0, 7)}-01`,
     p_status: row.status ?? 200,
     p_records: row.records ?? 1,
@@ -88,7 +99,8 @@ async function stateOf(store: StateStore, accountId: string) {
      FROM usage_months WHERE account_id = $1 ORDER BY month`,
     [accountId],
   );
-  return { ledger, months };
+  const [window] = await store.query('SELECT used, held FROM rate_windows WHERE account_id = $1', [accountId]);
+  return { ledger, months, window };
 }
 
 /** Runs `rows` as one batch on the case's accounts and one by one on their twins; both ends compared. */
@@ -112,7 +124,7 @@ async function settleBothWays(store: StateStore, months: MonthState[], rows: Row
   }
   expect(answered.map((a) => ({ ...a }))).to.deep.equal(oneByOne);
   for (const twin of [first, second]) expect(await stateOf(store, twin.batch)).to.deep.equal(await stateOf(store, twin.oneByOne));
-  return { atOnce: draws!.n > 0, answered };
+  return { atOnce: draws!.n > 0, answered, accountId: first.batch };
 }
 
 describe('a batch of leased settlements settled at once in the store', function () {
@@ -130,7 +142,7 @@ describe('a batch of leased settlements settled at once in the store', function 
     const months = [{ month: '2026-11-01', granted: 100, drawn: 10, records: ALLOWANCE - 6 }];
     const rows: Row[] = [
       { records: 3 },
-      { records: 0 },
+      { records: 0, windowed: false },
       { status: 404, records: 0 },
       { records: 50, void: true },
       { other: true, records: 2 },
@@ -139,8 +151,10 @@ describe('a batch of leased settlements settled at once in the store', function 
       { status: 400, records: 7 },
       { other: true },
     ];
-    const { atOnce, answered } = await settleBothWays(store, months, rows);
+    const { atOnce, answered, accountId } = await settleBothWays(store, months, rows);
     expect(atOnce).to.equal(true);
+    // Six of the first account's seven requests took a slot: no longer held.
+    expect((await stateOf(store, accountId)).window).to.deep.equal({ used: WINDOW.used, held: WINDOW.held - 6 });
     expect(answered.map((a) => a.settlement)).to.deep.equal([
       'included',
       'included',
@@ -154,13 +168,15 @@ describe('a batch of leased settlements settled at once in the store', function 
     ]);
   });
 
-  it('ends as one by one when an older month still has the requests drawn', async () => {
+  it('ends as one by one when an older month still has the requests drawn, and a request of a window gone by', async () => {
     const months = [
       { month: '2026-10-01', granted: 10, drawn: 5 },
       { month: '2026-11-01', granted: 100, drawn: 0 },
     ];
-    const { atOnce } = await settleBothWays(store, months, [{}, {}, { records: 0 }, {}]);
+    const { atOnce, accountId } = await settleBothWays(store, months, [{}, {}, { records: 0 }, { at: '2026-11-25T09:59:30Z' }]);
     expect(atOnce).to.equal(true);
+    // The request of the window before took no slot of this one.
+    expect((await stateOf(store, accountId)).window).to.deep.equal({ used: WINDOW.used, held: WINDOW.held - 3 });
   });
 
   it('goes row by row, and still ends the same, when the oldest month with requests has fewer than the batch takes', async () => {

@@ -488,10 +488,11 @@ END
 $$;
 
 -- A request admitted from a lease, taken and settled in one call: its monthly request drawn
--- (meter_draw_request) and its slot, if it took one (p_windowed), no longer held, then, for an answer with nothing to charge or records that fit, its ledger row
--- written settled (what meter_settle_records would make of a pending row); any other (records that do
--- not fit, a 429) is written pending and settled by meter_settle_records. Outcome 'requests' when no
--- monthly request was left (nothing taken, the settlement's columns NULL).
+-- (meter_draw_request) and its slot, if it took one (p_windowed), no longer held; then, for an answer
+-- with nothing to charge or records that fit, its ledger row written settled (what meter_settle_records
+-- would make of a pending row); any other (records that do not fit, a 429) is written pending and
+-- settled by meter_settle_records. Outcome 'requests' when no monthly request was left (nothing taken,
+-- the settlement's columns NULL).
 CREATE OR REPLACE FUNCTION meter_settle_leased(
   p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text, p_node text,
   p_windowed boolean, p_month date, p_status integer, p_records bigint, p_allowance bigint, p_force boolean, p_void boolean,
@@ -712,8 +713,8 @@ BEGIN
         CONTINUE;
       END IF;
       RETURN QUERY SELECT r.i, s.* FROM meter_settle_leased(r.p_request, r.p_account, r.p_key, r.p_at, r.p_method, r.p_route,
-        r.p_class, r.p_node, coalesce(r.p_windowed, false), r.p_month, r.p_status, r.p_records, r.p_allowance, r.p_force, r.p_void, r.p_overage_enabled,
-        r.p_price, r.p_limit_cents) s;
+        r.p_class, r.p_node, coalesce(r.p_windowed, false), r.p_month, r.p_status, r.p_records, r.p_allowance, r.p_force,
+        r.p_void, r.p_overage_enabled, r.p_price, r.p_limit_cents) s;
     END LOOP;
   END IF;
   IF p_seq IS NOT NULL THEN

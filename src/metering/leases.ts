@@ -8,11 +8,11 @@
 // window never admits more than its limit, whatever happens to this process. The row also counts the
 // slots held and not yet used by a request taken in the store: a clean stop gives them back, and after
 // kill -9 the next start does (meter_return_held), once it has settled what the killed server journaled.
-// The monthly requests are counted
-// in memory from what the store said at the last grant, less every request admitted since: never more
-// than the store has, as nothing else takes them on this store. When that count reaches nothing, the
-// account's admitted requests are settled first and the store asked again, so a refusal is exact; and
-// the call that takes a request refuses it if no monthly request is left after all.
+// The monthly requests are counted in memory from what the store said at the last grant, less every
+// request admitted since: never more than the store has, as nothing else takes them on this store. When
+// that count reaches nothing, the account's admitted requests are settled first and the store asked
+// again, so a refusal is exact; and the call that takes a request refuses it if no monthly request is
+// left after all.
 //
 // How a leased request is settled (in memory and journaled, or in the store): leased-settlements.ts.
 
@@ -50,7 +50,10 @@ export interface Lease {
   slots: number;
   /** The window's use in the store: this lease's slots, used or not, included. */
   inWindow: number;
-  /** A grant found the window full: nothing frees a slot of it on this store but this server. */
+  /**
+   * The lease holds every slot of the window not used (a grant of slots takes them all): nothing frees
+   * one on this store but this server, so when they are used the next request is refused.
+   */
   full: boolean;
   requestsUsed: number;
   requestsLeft: number;
@@ -246,7 +249,7 @@ export class Leases {
       planRequests: plan.monthlyRequests,
       slots: held + row!.granted,
       inWindow: row!.window_used + row!.granted,
-      full: row!.granted < want,
+      full: want > 0 || (same && old.full),
       // The requests admitted and not yet taken are not in the store's figures.
       requestsUsed: Number(row!.requests_used) + untaken,
       requestsLeft: Number(row!.requests_left) - untaken,
@@ -277,7 +280,7 @@ export class Leases {
       windowReset: new Date(row!.window_reset),
       slots: old.slots + row!.granted,
       inWindow: row!.window_used + row!.granted,
-      full: row!.granted < want,
+      full: want > 0,
     });
   }
 

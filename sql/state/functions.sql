@@ -20,6 +20,9 @@ DROP FUNCTION IF EXISTS meter_reserve(text, date, bigint, bigint, text, timestam
 DROP FUNCTION IF EXISTS meter_settle(text, timestamptz, date, integer, text, bigint, bigint, bigint, bigint, boolean, boolean, text, text, boolean, bigint, bigint, bigint, bigint);
 DROP FUNCTION IF EXISTS meter_draw(text, text, text, timestamptz, text, text, text, text);
 DROP FUNCTION IF EXISTS meter_settle_leased(text, text, text, timestamptz, text, text, text, text, date, integer, bigint, bigint, boolean, boolean, boolean, bigint, bigint);
+DROP FUNCTION IF EXISTS meter_draw(text, text, text, timestamptz, text, text, text, text, boolean);
+DROP FUNCTION IF EXISTS meter_settle_leased(text, text, text, timestamptz, text, text, text, text, boolean, date, integer, bigint, bigint, boolean, boolean, boolean, bigint, bigint);
+DROP FUNCTION IF EXISTS meter_window_taken(text, timestamptz, bigint);
 
 CREATE OR REPLACE FUNCTION meter_month(p_at timestamptz) RETURNS date
 LANGUAGE sql IMMUTABLE AS $$
@@ -262,11 +265,27 @@ LANGUAGE sql AS $$
   WHERE account_id = p_account AND window_start = p_window_start
 $$;
 
--- A request admitted from a slot of the lease (p_slots of them) is taken in the store: its slot is used,
--- no longer held. Nothing when its window has passed (the row counts a later one).
-CREATE OR REPLACE FUNCTION meter_window_taken(p_account text, p_at timestamptz, p_slots bigint) RETURNS void
+-- The window row w after p_slots requests admitted from a lease in the window starting p_window are
+-- taken (meter_window_taken).
+CREATE OR REPLACE FUNCTION meter_window_next(w rate_windows, p_window timestamptz, p_slots bigint)
+RETURNS TABLE (window_start timestamptz, used integer, held integer)
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT greatest(w.window_start, p_window),
+    (CASE WHEN w.window_start < p_window THEN p_slots WHEN w.window_start > p_window THEN w.used
+          ELSE w.used + greatest(0, p_slots - w.held) END)::integer,
+    (CASE WHEN w.window_start < p_window THEN 0 WHEN w.window_start > p_window THEN w.held
+          ELSE greatest(0, w.held - p_slots) END)::integer
+$$;
+
+-- Requests admitted from a lease in the window starting p_window (p_slots of them) are taken in the
+-- store: their slots used. A slot the lease took in the store is no longer held; one it counted in memory
+-- alone (a window the server began without asking the store, for an account whose month it counts) is
+-- counted used now, the row brought to that window first. Nothing when the row counts a later window.
+CREATE OR REPLACE FUNCTION meter_window_taken(p_account text, p_window timestamptz, p_slots bigint) RETURNS void
 LANGUAGE sql AS $$
-  UPDATE rate_windows SET held = greatest(0, held - p_slots) WHERE account_id = p_account AND window_start <= p_at AND held > 0
+  INSERT INTO rate_windows AS w (account_id, window_start, used, held) VALUES (p_account, p_window, p_slots, 0)
+  ON CONFLICT (account_id) DO UPDATE
+    SET (window_start, used, held) = (SELECT * FROM meter_window_next(w, excluded.window_start, excluded.used))
 $$;
 
 -- A server starts on the embedded store, after settling what the last one journaled: the slots the last
@@ -310,12 +329,12 @@ BEGIN
 END
 $$;
 
--- A request admitted from a lease, taken now: its monthly request drawn, its slot, if it took one
--- (p_windowed), no longer held, and its ledger row written, pending (an export's, deferred; a usage
--- route's, which reads the ledger). drawn false: none was left.
+-- A request admitted from a lease, taken now: its monthly request drawn, its slot, if it took one (of
+-- the window starting p_window), used (meter_window_taken), and its ledger row written, pending (an
+-- export's, deferred; a usage route's, which reads the ledger). drawn false: none was left.
 CREATE OR REPLACE FUNCTION meter_draw(
   p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text, p_node text,
-  p_windowed boolean
+  p_window timestamptz
 ) RETURNS TABLE (drawn boolean)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -323,8 +342,8 @@ DECLARE
 BEGIN
   IF v_draw IS NOT NULL THEN
     PERFORM meter_ledger_pending(p_request, p_account, p_key, p_at, p_method, p_route, p_class, v_draw, p_node);
-    IF p_windowed THEN
-      PERFORM meter_window_taken(p_account, p_at, 1);
+    IF p_window IS NOT NULL THEN
+      PERFORM meter_window_taken(p_account, p_window, 1);
     END IF;
   END IF;
   RETURN QUERY SELECT v_draw IS NOT NULL;
@@ -488,14 +507,14 @@ END
 $$;
 
 -- A request admitted from a lease, taken and settled in one call: its monthly request drawn
--- (meter_draw_request) and its slot, if it took one (p_windowed), no longer held; then, for an answer
+-- (meter_draw_request) and its slot, if it took one (of the window starting p_window), used; then, for an answer
 -- with nothing to charge or records that fit, its ledger row written settled (what meter_settle_records
 -- would make of a pending row); any other (records that do not fit, a 429) is written pending and
 -- settled by meter_settle_records. Outcome 'requests' when no monthly request was left (nothing taken,
 -- the settlement's columns NULL).
 CREATE OR REPLACE FUNCTION meter_settle_leased(
   p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text, p_node text,
-  p_windowed boolean, p_month date, p_status integer, p_records bigint, p_allowance bigint, p_force boolean, p_void boolean,
+  p_window timestamptz, p_month date, p_status integer, p_records bigint, p_allowance bigint, p_force boolean, p_void boolean,
   p_overage_enabled boolean, p_price bigint, p_limit_cents bigint
 ) RETURNS TABLE (
   outcome text, requests_used bigint, requests_left bigint,
@@ -515,8 +534,8 @@ BEGIN
       0::bigint, false, NULL::bigint, NULL::bigint, 0::bigint, NULL::text;
     RETURN;
   END IF;
-  IF p_windowed THEN
-    PERFORM meter_window_taken(p_account, p_at, 1);
+  IF p_window IS NOT NULL THEN
+    PERFORM meter_window_taken(p_account, p_window, 1);
   END IF;
   IF p_status <> 429 AND (v_refused OR p_records = 0) THEN
     v_settlement := CASE WHEN v_refused THEN 'not_charged' ELSE 'included' END;
@@ -545,16 +564,16 @@ END
 $$;
 
 -- The rows of a batch of leased settlements (meter_settle_journaled's p_rows), as a table. A row
--- journaled before p_windowed was an argument has it NULL: its server held no slots in the store.
+-- journaled before p_window was an argument has it NULL: its server's slots were all taken in the store.
 DROP FUNCTION IF EXISTS meter_batch_rows(jsonb);
 CREATE OR REPLACE FUNCTION meter_batch_rows(p_rows jsonb) RETURNS TABLE (
   i integer, p_request text, p_account text, p_key text, p_at timestamptz, p_method text, p_route text, p_class text, p_node text,
-  p_windowed boolean, p_month date, p_status integer, p_records bigint, p_allowance bigint, p_force boolean, p_void boolean,
+  p_window timestamptz, p_month date, p_status integer, p_records bigint, p_allowance bigint, p_force boolean, p_void boolean,
   p_overage_enabled boolean, p_price bigint, p_limit_cents bigint
 )
 LANGUAGE sql STABLE AS $$
   SELECT * FROM jsonb_to_recordset(p_rows) AS x(i integer, p_request text, p_account text, p_key text, p_at timestamptz,
-    p_method text, p_route text, p_class text, p_node text, p_windowed boolean, p_month date, p_status integer, p_records bigint,
+    p_method text, p_route text, p_class text, p_node text, p_window timestamptz, p_month date, p_status integer, p_records bigint,
     p_allowance bigint, p_force boolean, p_void boolean, p_overage_enabled boolean, p_price bigint, p_limit_cents bigint)
 $$;
 
@@ -649,13 +668,16 @@ BEGIN
       JOIN draws d ON d.account_id = b.p_account
       LEFT JOIN months c ON b.charging AND c.account_id = b.p_account AND c.month = b.p_month
     ), slots AS (
-      -- The batch's windowed requests are taken: their slots no longer held (meter_window_taken, row by row).
-      UPDATE rate_windows w SET held = greatest(0, w.held - x.k)
-      FROM (
-        SELECT b.p_account, count(*) AS k FROM b JOIN rate_windows r ON r.account_id = b.p_account AND r.window_start <= b.p_at
-        WHERE b.p_windowed GROUP BY b.p_account
-      ) AS x
-      WHERE w.account_id = x.p_account AND w.held > 0
+      -- The slots of the batch's requests used (meter_window_taken, row by row): those of each account's
+      -- latest window in the batch, which the row is brought to; those of a window before it count no more.
+      INSERT INTO rate_windows AS w (account_id, window_start, used, held)
+      SELECT x.p_account, x.p_window, count(*), 0
+      FROM (SELECT b.p_account, b.p_window, max(b.p_window) OVER (PARTITION BY b.p_account) AS latest FROM b
+            WHERE b.p_window IS NOT NULL) AS x
+      WHERE x.p_window = x.latest
+      GROUP BY x.p_account, x.p_window
+      ON CONFLICT (account_id) DO UPDATE
+        SET (window_start, used, held) = (SELECT * FROM meter_window_next(w, excluded.window_start, excluded.used))
     ), written AS (
       INSERT INTO ledger (request_id, account_id, api_key_id, occurred_at, method, route, route_class, status, records_charged,
         overage_micros, overage_records, settlement_status, drawn_month, node_id, counted)
@@ -713,7 +735,7 @@ BEGIN
         CONTINUE;
       END IF;
       RETURN QUERY SELECT r.i, s.* FROM meter_settle_leased(r.p_request, r.p_account, r.p_key, r.p_at, r.p_method, r.p_route,
-        r.p_class, r.p_node, coalesce(r.p_windowed, false), r.p_month, r.p_status, r.p_records, r.p_allowance, r.p_force,
+        r.p_class, r.p_node, r.p_window, r.p_month, r.p_status, r.p_records, r.p_allowance, r.p_force,
         r.p_void, r.p_overage_enabled, r.p_price, r.p_limit_cents) s;
     END LOOP;
   END IF;

@@ -20,7 +20,7 @@ import { REQUEST_ARGS, type SettleRow } from './store-call.js';
  */
 const LINGER_MS = 25;
 
-export const DRAW_ARGS = [...REQUEST_ARGS, 'p_node', 'p_windowed'];
+export const DRAW_ARGS = [...REQUEST_ARGS, 'p_node', 'p_window'];
 export const SETTLE_LEASED_ARGS = [
   ...DRAW_ARGS,
   'p_month',
@@ -64,8 +64,8 @@ export interface Taking {
   route: string;
   routeClass: string;
   nodeId: string | null;
-  /** It took a slot of the window (held by the lease until the store takes the request). */
-  windowed: boolean;
+  /** The start of the window whose slot it took (null: it took none). */
+  window: Date | null;
 }
 
 /** What a leased request is settled with (Meter's SettleOptions, resolved). */
@@ -238,5 +238,5 @@ export const takingArgs = (t: Taking): unknown[] => [
   t.route,
   t.routeClass,
   t.nodeId,
-  t.windowed,
+  t.window,
 ];

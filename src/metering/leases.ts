@@ -1,13 +1,20 @@
 // Leases of the request window (ADR 0013): on the embedded store, which this process alone holds, a
-// records-model request is admitted in memory from slots of the account's window, all those left taken
-// at its first request of the window, and taken in the store (its monthly request, its ledger row) by
-// the one call that settles it. A metered request then costs the store one call rather than two, and
-// an account's window one grant.
+// records-model request is admitted in memory from slots of the account's window, and taken in the
+// store (its monthly request, its ledger row, its slot) by the one call that settles it. The first
+// request of an account takes every slot left of its window in the store (a grant, which also reads the
+// months); each later window of an account whose month this server counts is begun in memory, with no
+// call of the store: no other server admits the account's requests, so none of it is used yet. A
+// metered request then costs the store one call rather than two, and an account one grant a life of the
+// server (and of its month).
 //
-// What stays exact: a slot is in the store's window row before a request is admitted from it, so a
-// window never admits more than its limit, whatever happens to this process. The row also counts the
-// slots held and not yet used by a request taken in the store: a clean stop gives them back, and after
-// kill -9 the next start does (meter_return_held), once it has settled what the killed server journaled.
+// What stays exact: the store's window row counts every slot taken in it (a grant's, held until a
+// request taken there uses one) and every request taken of a window begun in memory; a request
+// answered is taken, or journaled and taken at the next start, before that start admits anything. So
+// a window never admits more than its limit, whatever happens to this process. A clean stop gives back
+// the slots held unused; after kill -9 the next start does (meter_return_held), once it has settled
+// what the killed server journaled, so a request lost with its server is not counted, as its month does
+// not count it either. What reads the row while a window begun in memory has requests not yet taken (a
+// grant after a plan change, a changed billing model) waits for them first.
 // The monthly requests are counted in memory from what the store said at the last grant, less every
 // request admitted since: never more than the store has, as nothing else takes them on this store. When
 // that count reaches nothing, the account's admitted requests are settled first and the store asked
@@ -55,6 +62,11 @@ export interface Lease {
    * one on this store but this server, so when they are used the next request is refused.
    */
   full: boolean;
+  /**
+   * Its slots were taken in the store's window row (held there until used). A window this server began
+   * in memory, for an account whose month it counts, is in the row only as its requests are taken.
+   */
+  stored: boolean;
   requestsUsed: number;
   requestsLeft: number;
   /** The store was asked with no request of the account admitted and not yet taken: requestsLeft is exact. */
@@ -95,6 +107,12 @@ export class Leases {
     for (;;) {
       const lease = this.leases.get(id);
       const stale = lease && (lease.windowLimit !== plan.requestsPerMinute || lease.planRequests !== plan.monthlyRequests);
+      // A later window of an account whose month this server counts: begun in memory, without the store
+      // (no other server admits the account's requests, so none of the window is used yet).
+      if (lease && !stale && windowed && lease.windowStart < windowStart && this.counts(lease, caller, at)) {
+        this.leases.set(id, this.nextWindow(lease, windowStart));
+        continue;
+      }
       if (!lease || lease.windowStart !== windowStart || stale) {
         await this.grant(caller, at, windowStart, windowed);
         continue;
@@ -117,6 +135,19 @@ export class Leases {
       this.untaken.set(id, (this.untaken.get(id) ?? 0) + 1);
       return { lease, refusal: null };
     }
+  }
+
+  /** The lease of a later window of the account, begun in memory: every slot of it, none in the store. */
+  private nextWindow(lease: Lease, windowStart: number): Lease {
+    return {
+      ...lease,
+      windowStart,
+      windowReset: new Date(windowStart + this.windowSeconds * 1000),
+      slots: lease.windowLimit,
+      inWindow: lease.windowLimit,
+      full: true,
+      stored: false,
+    };
   }
 
   /** Whether this server counts the account's month from `lease`: the same month and plan, requests left. */
@@ -169,18 +200,31 @@ export class Leases {
     return lease?.windowStart === windowStart ? lease : undefined;
   }
 
+  /** The start of the window `at` falls in. */
+  windowStartOf(at: Date): Date {
+    return new Date(this.windowOf(at));
+  }
+
   /** The start of the window `at` falls in, in ms. */
   private windowOf(at: Date): number {
     const ms = this.windowSeconds * 1000;
     return Math.floor(at.getTime() / ms) * ms;
   }
 
-  /** Gives the account's unused slots back (its requests now go another way: a changed billing model). */
+  /**
+   * Gives the account's unused slots back (its requests now go another way: a changed billing model).
+   * A window begun in memory has none in the store: the requests admitted from it are taken first, so
+   * the store's row counts them before anything reads it again (a grant waits meanwhile).
+   */
   async release(accountId: string): Promise<void> {
     await this.granting.get(accountId);
     const lease = this.leases.get(accountId);
     this.leases.delete(accountId);
-    if (lease) await this.giveBack(accountId, lease);
+    if (!lease) return;
+    if (lease.stored) return this.giveBack(accountId, lease);
+    const work = this.drain(accountId).finally(() => this.granting.delete(accountId));
+    this.granting.set(accountId, work);
+    await work;
   }
 
   /** Forgets what is counted of the account in memory: its lease (the unused slots given back) and its month's records. */
@@ -198,8 +242,9 @@ export class Leases {
     await this.settlements.close();
   }
 
+  /** The unused slots of a lease taken in the store, given back there. */
   private async giveBack(accountId: string, lease: Lease): Promise<void> {
-    if (lease.slots > 0) await this.store.query(RETURN, [accountId, new Date(lease.windowStart), lease.slots]);
+    if (lease.stored && lease.slots > 0) await this.store.query(RETURN, [accountId, new Date(lease.windowStart), lease.slots]);
   }
 
   /** One grant at a time for an account; a request waiting on another's grant looks again when it ends. */
@@ -229,6 +274,8 @@ export class Leases {
     // slots of the window alone, the months not read again.
     if (old && want > 0 && this.counts(old, caller, at))
       return this.grantSlots(id, at, windowStart, want, same ? old : { ...old, slots: 0 });
+    // The store's row has a window begun in memory only as its requests are taken: all of them first.
+    if (old && !old.stored && old.windowStart === windowStart) await this.drain(id);
     const untaken = this.untaken.get(id) ?? 0;
     const version = this.settlements.records.version(id);
     const [row] = await this.store.query<LeaseRow>(LEASE, [
@@ -242,14 +289,17 @@ export class Leases {
       want,
     ]);
     const held = same ? old.slots : 0;
+    // Slots of a window begun in memory are not in the row's count: the lease goes on holding them there.
+    const inMemory = same && !old.stored ? old.slots : 0;
     const lease: Lease = {
       windowStart,
       windowReset: new Date(row!.window_reset),
       windowLimit: plan.requestsPerMinute,
       planRequests: plan.monthlyRequests,
       slots: held + row!.granted,
-      inWindow: row!.window_used + row!.granted,
+      inWindow: row!.window_used + row!.granted + inMemory,
       full: want > 0 || (same && old.full),
+      stored: !(same && !old.stored),
       // The requests admitted and not yet taken are not in the store's figures.
       requestsUsed: Number(row!.requests_used) + untaken,
       requestsLeft: Number(row!.requests_left) - untaken,

@@ -195,7 +195,7 @@ export class Meter {
     let seen: { standing: Standing; refusal: Refusal | null } | undefined;
     await this.store
       .transaction(async (tx) => {
-        // A leased account's window is counted here, from the slots its lease holds unused.
+        // A leased account's window is counted below, from its lease.
         const windowed = info.windowed && !leased;
         seen = await this.runAdmit(tx, caller, { ...info, windowed, requestId: `peek_${randomUUID()}` }, at);
         throw ROLLBACK;
@@ -205,8 +205,10 @@ export class Meter {
       });
     if (!leased) return seen!;
     const { standing } = seen!;
-    const held = this.leases!.current(caller.account.account_id, at)?.slots ?? 0;
-    const used = standing.windowUsed - held + (info.windowed && (info.counted ?? true) ? 1 : 0);
+    // The window as the lease counts it (its slots used), else as the store has it.
+    const lease = this.leases!.current(caller.account.account_id, at);
+    const counted = lease ? lease.inWindow - lease.slots : standing.windowUsed;
+    const used = counted + (info.windowed && (info.counted ?? true) ? 1 : 0);
     const refusal = used > standing.windowLimit ? 'window' : seen!.refusal;
     return { standing: { ...standing, windowUsed: Math.min(used, standing.windowLimit) }, refusal };
   }
@@ -318,8 +320,8 @@ export class Meter {
 
   /** The request of a ticket admitted from a lease, as the store takes it. */
   private taking(ticket: Ticket): Taking {
-    const { info } = ticket;
-    return { ...info, caller: ticket.caller, at: ticket.at, nodeId: this.nodeId };
+    const { info, at } = ticket;
+    return { ...info, caller: ticket.caller, at, nodeId: this.nodeId, window: info.windowed ? this.leases!.windowStartOf(at) : null };
   }
 
   /**

@@ -170,6 +170,43 @@ describe('the meter journal (embedded store)', function () {
     expect(await month(store, accountId)).to.deep.equal({ records: 60, requests: 60 });
   });
 
+  it('counts at start the requests a killed server answered in a window it began in memory, and admits exactly the rest', async () => {
+    const accountId = caller.account.account_id;
+    const windowOf = async () =>
+      (await store.query<{ used: number; held: number }>('SELECT used, held FROM rate_windows WHERE account_id = $1', [accountId]))[0];
+    let now = AT;
+    const journal = new MeterJournal(dir, 1);
+    const meter = new Meter(store, () => now, logger, null, { leases: true, journal });
+    await meter.settle(await admitOne(meter, caller, 'req_1'), { status: 200, records: 1 });
+    // The next minute is begun in memory; two requests answered and settled, the row brought to it.
+    now = new Date(AT.getTime() + 60_000);
+    for (const id of ['req_2', 'req_3']) await meter.settle(await admitOne(meter, caller, id), { status: 200, records: 1 });
+    await meter.idle();
+    expect(await windowOf()).to.deep.equal({ used: 2, held: 0 });
+    // One more answered and only journaled, one admitted and not answered, when the kill came.
+    const line = JSON.parse(readFileSync(join(dir, FIRST_FILE), 'utf8').split('\n')[1]!) as Record<string, unknown>;
+    await admitOne(meter, caller, 'req_4');
+    journal.append({ ...line, p_request: 'req_4' });
+    await admitOne(meter, caller, 'req_cut');
+    journal.close();
+
+    expect(await replayJournal(store, dir)).to.deep.equal({ lines: 1, refused: 0, nextSeq: 2 });
+    expect(await returnHeld(store)).to.equal(0);
+    expect(await windowOf()).to.deep.equal({ used: 3, held: 0 });
+    const next = new Meter(store, () => now, logger, null, { leases: true, journal: new MeterJournal(dir, 2) });
+    for (let i = 0; i < 57; i++) await next.settle(await admitOne(next, caller, `req_next_${i}`), { status: 200, records: 1 });
+    const { refusal } = await next.admit(caller, {
+      requestId: 'req_over',
+      method: 'GET',
+      route: '/v1/jobs',
+      routeClass: 'jobs_list',
+      windowed: true,
+    });
+    expect(refusal).to.equal('window');
+    await next.stop();
+    expect(await windowOf()).to.deep.equal({ used: 60, held: 0 });
+  });
+
   it('moves to the next file once one is large and settled to its end; a start reads on from the file after the one the store names', async () => {
     const journal = new MeterJournal(dir, 1, 1);
     const meter = new Meter(store, () => AT, logger, null, { leases: true, journal });

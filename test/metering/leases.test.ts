@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { findAccount } from '../../src/metering/accounts.js';
 import { startTestAppWithCatalog, type TestApp } from '../support/app.js';
 
 // Leases of the request window on the embedded store (ADR 0013): a records-model request is admitted
@@ -69,6 +70,31 @@ describe('leases of the request window (embedded store)', function () {
     expect(results.filter((r) => r.status === 200)).to.have.length(25);
     expect(results.filter((r) => r.status === 429)).to.have.length(15);
     expect(await requestsOf(accountId)).to.deep.equal({ used: 30, rows: 30 });
+    expect(await windowRow(accountId)).to.deep.equal({ used: 30, held: 0 });
+  });
+
+  it('begins a later window without the store for an account whose month it counts: the row counts what is taken of it, and a restart admits exactly the rest', async () => {
+    const { key, keyId, accountId } = await app.account({ plan: 'free' });
+    expect((await app.api.get('/v1/jobs/count', { key, ...noWait })).status).to.equal(200);
+    await app.service.ctx.meter.idle();
+    expect(await windowRow(accountId)).to.deep.equal({ used: 30, held: 29 });
+    // The next minute: no grant; the row is brought to the window by the requests taken in it.
+    app.setNow(new Date(NOW.getTime() + 60_000));
+    const first = await app.api.get('/v1/jobs/count', { key, ...noWait });
+    expect(num(first, 'RateLimit-Remaining')).to.equal(29);
+    for (let i = 0; i < 4; i++) expect((await app.api.get('/v1/jobs/count', { key, ...noWait })).status).to.equal(200);
+    expect(await requestsOf(accountId)).to.deep.equal({ used: 6, rows: 6 });
+    expect(await windowRow(accountId)).to.deep.equal({ used: 5, held: 0 });
+    // A look at where the account stands (MCP get_usage) counts the window from the lease.
+    const caller = { keyId, account: (await findAccount(app.store, accountId))! };
+    const usage = { method: 'MCP', route: 'mcp/get_usage', routeClass: 'usage', windowed: false, counted: false } as const;
+    expect((await app.service.ctx.meter.peek(caller, usage)).standing.windowUsed).to.equal(5);
+    await app.restart();
+    expect(await windowRow(accountId)).to.deep.equal({ used: 5, held: 0 });
+    const results = await Promise.all(Array.from({ length: 40 }, () => app.api.get('/v1/jobs/count', { key, ...noWait })));
+    expect(results.filter((r) => r.status === 200)).to.have.length(25);
+    expect(results.filter((r) => r.status === 429)).to.have.length(15);
+    expect(await requestsOf(accountId)).to.deep.equal({ used: 31, rows: 31 });
     expect(await windowRow(accountId)).to.deep.equal({ used: 30, held: 0 });
   });
 

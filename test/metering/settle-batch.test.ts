@@ -72,7 +72,8 @@ const argsOf = (row: Row, accountId: string, requestId: string): Record<string, 
     p_route: '/v1/jobs/{jobId}',
     p_class: 'jobs_get',
     p_node: null,
-    p_windowed: row.windowed ?? true,
+    // The start of its minute: the window whose slot it took.
+    p_window: (row.windowed ?? true) ? `${at.slice(0, 16)}:00Z` : null,
     p_month: `${at.slice(0, 7)}-01`,
     p_status: row.status ?? 200,
     p_records: row.records ?? 1,
@@ -177,6 +178,15 @@ describe('a batch of leased settlements settled at once in the store', function 
     expect(atOnce).to.equal(true);
     // The request of the window before took no slot of this one.
     expect((await stateOf(store, accountId)).window).to.deep.equal({ used: WINDOW.used, held: WINDOW.held - 3 });
+  });
+
+  it('ends as one by one with requests of a later window than the row counts: the row brought to it, its slots used', async () => {
+    const months = [{ month: '2026-11-01', granted: 100, drawn: 0 }];
+    const rows: Row[] = [{}, { at: '2026-11-25T10:01:05Z' }, { at: '2026-11-25T10:01:20Z', records: 0 }];
+    const { atOnce, accountId } = await settleBothWays(store, months, rows);
+    expect(atOnce).to.equal(true);
+    // A window its server began in memory: its two requests are what the row counts of it.
+    expect((await stateOf(store, accountId)).window).to.deep.equal({ used: 2, held: 0 });
   });
 
   it('goes row by row, and still ends the same, when the oldest month with requests has fewer than the batch takes', async () => {

@@ -73,7 +73,8 @@ export interface Lease {
   exact: boolean;
 }
 
-export type LeaseOutcome = { lease: Lease; refusal: null | 'window' | 'requests' };
+/** `at`: when the request counts as admitted (later than asked when a later window began meanwhile). */
+export type LeaseOutcome = { lease: Lease; refusal: null | 'window' | 'requests'; at: Date };
 
 export class Leases {
   private readonly leases = new Map<string, Lease>();
@@ -103,14 +104,23 @@ export class Leases {
   async admit(caller: Caller, at: Date, windowed: boolean, routeClass: string): Promise<LeaseOutcome> {
     const id = caller.account.account_id;
     const plan = PLANS[caller.account.plan];
-    const windowStart = this.windowOf(at);
+    let windowStart = this.windowOf(at);
     for (;;) {
       const lease = this.leases.get(id);
+      // A request that waited (for a grant, or for requests to be taken) while a later window of the
+      // account began is admitted in that window, at its start: a window's count only goes forward.
+      if (lease && lease.windowStart > windowStart) {
+        windowStart = lease.windowStart;
+        at = new Date(windowStart);
+      }
       const stale = lease && (lease.windowLimit !== plan.requestsPerMinute || lease.planRequests !== plan.monthlyRequests);
       // A later window of an account whose month this server counts: begun in memory, without the store
-      // (no other server admits the account's requests, so none of the window is used yet).
+      // (no other server admits the account's requests, so none of the window is used yet), once no
+      // grant of the account is under way (it would set the lease it read).
       if (lease && !stale && windowed && lease.windowStart < windowStart && this.counts(lease, caller, at)) {
-        this.leases.set(id, this.nextWindow(lease, windowStart));
+        const under = this.granting.get(id);
+        if (under) await under.catch(() => undefined);
+        else this.leases.set(id, this.nextWindow(lease, windowStart));
         continue;
       }
       if (!lease || lease.windowStart !== windowStart || stale) {
@@ -125,7 +135,8 @@ export class Leases {
       if (lease.requestsLeft <= 0) {
         if (lease.exact) return this.refuse(caller, at, routeClass, lease, 'requests');
         await this.drain(id);
-        await this.grant(caller, at, windowStart, false);
+        // Asked again only for the lease it drained: another may have begun meanwhile.
+        if (this.leases.get(id) === lease) await this.grant(caller, at, windowStart, false);
         continue;
       }
       if (windowed) lease.slots--;
@@ -133,7 +144,7 @@ export class Leases {
       lease.requestsUsed++;
       lease.exact = false;
       this.untaken.set(id, (this.untaken.get(id) ?? 0) + 1);
-      return { lease, refusal: null };
+      return { lease, refusal: null, at };
     }
   }
 
@@ -351,7 +362,7 @@ export class Leases {
 
   private async refuse(caller: Caller, at: Date, routeClass: string, lease: Lease, refusal: 'window' | 'requests'): Promise<LeaseOutcome> {
     await this.store.query(REFUSE, [caller.account.account_id, at, routeClass, caller.keyId]);
-    return { lease, refusal };
+    return { lease, refusal, at };
   }
 }
 

@@ -151,12 +151,16 @@ export class Meter {
 
   /** Admits the request or says why not; refused requests leave no trace. */
   async admit(caller: Caller, info: RequestInfo): Promise<{ ticket: Ticket; refusal: Refusal | null }> {
-    const at = this.clock();
+    let at = this.clock();
     const leased = this.leased(caller) && (info.counted ?? true);
     let admitted: { standing: Standing; refusal: Refusal | null };
     if (leased) {
-      const { lease, refusal } = await this.leases!.admit(caller, at, info.windowed, info.routeClass);
-      admitted = { standing: leaseStanding(lease, this.leases!.settlements.recordsOf(caller.account.account_id), caller, at), refusal };
+      const outcome = await this.leases!.admit(caller, at, info.windowed, info.routeClass);
+      at = outcome.at;
+      admitted = {
+        standing: leaseStanding(outcome.lease, this.leases!.settlements.recordsOf(caller.account.account_id), caller, at),
+        refusal: outcome.refusal,
+      };
     } else {
       // An account whose requests no longer come from a lease (its billing model changed) gives its slots back first.
       if (this.leases && !this.leased(caller)) await this.leases.release(caller.account.account_id);

@@ -64,6 +64,29 @@ describe('the meter journal (embedded store)', function () {
   });
   afterEach(() => releaseStore(store));
 
+  /** The caller's window in the store: slots used, held by a lease among them. */
+  const windowOf = async () =>
+    (
+      await store.query<{ used: number; held: number }>('SELECT used, held FROM rate_windows WHERE account_id = $1', [
+        caller.account.account_id,
+      ])
+    )[0];
+
+  /** A server started on the store after a kill (its journal's next file 2) admits exactly `n` requests of the window, then refuses one. */
+  async function admitsExactly(clock: () => Date, n: number): Promise<void> {
+    const next = new Meter(store, clock, logger, null, { leases: true, journal: new MeterJournal(dir, 2) });
+    for (let i = 0; i < n; i++) await next.settle(await admitOne(next, caller, `req_next_${i}`), { status: 200, records: 1 });
+    const { refusal } = await next.admit(caller, {
+      requestId: 'req_over',
+      method: 'GET',
+      route: '/v1/jobs',
+      routeClass: 'jobs_list',
+      windowed: true,
+    });
+    expect(refusal).to.equal('window');
+    await next.stop();
+  }
+
   it('journals a request settled in memory before its answer, and the next batch settles it in the store with how far the journal is settled', async () => {
     const journal = new MeterJournal(dir, 1);
     const meter = new Meter(store, () => AT, logger, null, { leases: true, journal });
@@ -131,8 +154,6 @@ describe('the meter journal (embedded store)', function () {
 
   it('gives back at start the window slots a killed server held and did not use, once the requests it journaled count as used', async () => {
     const accountId = caller.account.account_id;
-    const windowOf = async () =>
-      (await store.query<{ used: number; held: number }>('SELECT used, held FROM rate_windows WHERE account_id = $1', [accountId]))[0];
     const journal = new MeterJournal(dir, 1);
     const meter = new Meter(store, () => AT, logger, null, { leases: true, journal });
     // Three answered and settled in the store; the window's 60 slots taken at the first, 57 of them held.
@@ -155,25 +176,12 @@ describe('the meter journal (embedded store)', function () {
     expect(await windowOf()).to.deep.equal({ used: 5, held: 0 });
     expect(await returnHeld(store)).to.equal(0);
     // Its server admits exactly the rest of the window.
-    const next = new Meter(store, () => AT, logger, null, { leases: true, journal: new MeterJournal(dir, 2) });
-    for (let i = 0; i < 55; i++) await next.settle(await admitOne(next, caller, `req_next_${i}`), { status: 200, records: 1 });
-    const { refusal } = await next.admit(caller, {
-      requestId: 'req_over',
-      method: 'GET',
-      route: '/v1/jobs',
-      routeClass: 'jobs_list',
-      windowed: true,
-    });
-    expect(refusal).to.equal('window');
-    await next.stop();
+    await admitsExactly(() => AT, 55);
     expect(await windowOf()).to.deep.equal({ used: 60, held: 0 });
     expect(await month(store, accountId)).to.deep.equal({ records: 60, requests: 60 });
   });
 
   it('counts at start the requests a killed server answered in a window it began in memory, and admits exactly the rest', async () => {
-    const accountId = caller.account.account_id;
-    const windowOf = async () =>
-      (await store.query<{ used: number; held: number }>('SELECT used, held FROM rate_windows WHERE account_id = $1', [accountId]))[0];
     let now = AT;
     const journal = new MeterJournal(dir, 1);
     const meter = new Meter(store, () => now, logger, null, { leases: true, journal });
@@ -193,17 +201,7 @@ describe('the meter journal (embedded store)', function () {
     expect(await replayJournal(store, dir)).to.deep.equal({ lines: 1, refused: 0, nextSeq: 2 });
     expect(await returnHeld(store)).to.equal(0);
     expect(await windowOf()).to.deep.equal({ used: 3, held: 0 });
-    const next = new Meter(store, () => now, logger, null, { leases: true, journal: new MeterJournal(dir, 2) });
-    for (let i = 0; i < 57; i++) await next.settle(await admitOne(next, caller, `req_next_${i}`), { status: 200, records: 1 });
-    const { refusal } = await next.admit(caller, {
-      requestId: 'req_over',
-      method: 'GET',
-      route: '/v1/jobs',
-      routeClass: 'jobs_list',
-      windowed: true,
-    });
-    expect(refusal).to.equal('window');
-    await next.stop();
+    await admitsExactly(() => now, 57);
     expect(await windowOf()).to.deep.equal({ used: 60, held: 0 });
   });
 

@@ -281,10 +281,10 @@ export class Leases {
     }
     // Every slot of the window left: this server alone admits the account's requests.
     const want = slots ? plan.requestsPerMinute : 0;
-    // This server counts the account's month already (a lease of this month and plan with requests left):
-    // slots of the window alone, the months not read again.
-    if (old && want > 0 && this.counts(old, caller, at))
-      return this.grantSlots(id, at, windowStart, want, same ? old : { ...old, slots: 0 });
+    // This server counts the account's month already (a lease of this window, month and plan with requests
+    // left; a later window of such a lease is begun in memory by admit): slots of the window alone, the
+    // months not read again.
+    if (same && want > 0 && this.counts(old, caller, at)) return this.grantSlots(id, at, want, old);
     // The store's row has a window begun in memory only as its requests are taken: all of them first.
     if (old && !old.stored && old.windowStart === windowStart) await this.drain(id);
     const untaken = this.untaken.get(id) ?? 0;
@@ -301,16 +301,16 @@ export class Leases {
     ]);
     const held = same ? old.slots : 0;
     // Slots of a window begun in memory are not in the row's count: the lease goes on holding them there.
-    const inMemory = same && !old.stored ? old.slots : 0;
+    const begunInMemory = same && !old.stored;
     const lease: Lease = {
       windowStart,
       windowReset: new Date(row!.window_reset),
       windowLimit: plan.requestsPerMinute,
       planRequests: plan.monthlyRequests,
       slots: held + row!.granted,
-      inWindow: row!.window_used + row!.granted + inMemory,
+      inWindow: row!.window_used + row!.granted + (begunInMemory ? held : 0),
       full: want > 0 || (same && old.full),
-      stored: !(same && !old.stored),
+      stored: !begunInMemory,
       // The requests admitted and not yet taken are not in the store's figures.
       requestsUsed: Number(row!.requests_used) + untaken,
       requestsLeft: Number(row!.requests_left) - untaken,
@@ -326,8 +326,8 @@ export class Leases {
     }
   }
 
-  /** More slots of the window for a lease whose month this server counts (runGrant). */
-  private async grantSlots(id: string, at: Date, windowStart: number, want: number, old: Lease): Promise<void> {
+  /** More slots of the lease's window, for a lease whose month this server counts (runGrant). */
+  private async grantSlots(id: string, at: Date, want: number, old: Lease): Promise<void> {
     const [row] = await this.store.query<{ granted: number; window_used: number; window_reset: Date }>(SLOTS, [
       id,
       at,
@@ -337,7 +337,6 @@ export class Leases {
     ]);
     this.leases.set(id, {
       ...old,
-      windowStart,
       windowReset: new Date(row!.window_reset),
       slots: old.slots + row!.granted,
       inWindow: row!.window_used + row!.granted,

@@ -185,3 +185,11 @@ DELETE FROM ledger_segments WHERE segment_id = $1 AND state = 'retired';
 -- name: known_segments
 -- Every segment the store still holds (until forget_segment): a node's cached copies of others are pruned.
 SELECT segment_id FROM ledger_segments;
+
+-- name: vacuum_due
+-- Whether the ledger's rows compaction removed since its last vacuum ($1) call for one on the embedded
+-- store, where nothing else vacuums: as PostgreSQL's autovacuum decides (50 rows and a fifth of the table).
+SELECT $1::bigint >= 50 + 0.2 * greatest(c.reltuples, 0) AS due FROM pg_class c WHERE c.oid = 'ledger'::regclass;
+
+-- name: vacuum
+VACUUM (ANALYZE) ledger;

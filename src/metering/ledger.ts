@@ -16,7 +16,16 @@ import { LedgerSegments, type Crash } from './ledger-segments.js';
 
 export type { EventFilter } from './ledger-read.js';
 
-const SQL = namedQueries('state/ledger.sql', ['high_water', 'page', 'event_segments', 'durable_segments', 'daily', 'known_segments']);
+const SQL = namedQueries('state/ledger.sql', [
+  'high_water',
+  'page',
+  'event_segments',
+  'durable_segments',
+  'daily',
+  'known_segments',
+  'vacuum_due',
+  'vacuum',
+]);
 
 /** A usage request event (DESIGN.md 5), with its seq for paging. */
 export interface LedgerEvent {
@@ -77,6 +86,8 @@ export class Ledger {
   private readonly files: SegmentFiles;
   private opened = 0;
   private prunedAt = Date.now();
+  /** Rows compaction removed from the store since its last vacuum (embedded store). */
+  private removed = 0;
 
   constructor(
     private readonly store: StateStore,
@@ -231,15 +242,36 @@ export class Ledger {
     return deleted;
   }
 
-  /** One run of the background work: compaction, merging, deletion; each is retried on the next run if it fails. */
+  /**
+   * One run of the background work: compaction, merging, deletion, then on the embedded store a vacuum
+   * of the ledger when due; each is retried on the next run if it fails.
+   */
   async maintain(): Promise<void> {
     for (const [work, run] of [
-      ['compaction', () => this.compact()],
+      ['compaction', async () => (this.removed += await this.compact())],
       ['merging', () => this.merge()],
       ['deleting replaced files', () => this.sweep()],
+      ['vacuum', () => this.vacuum()],
     ] as const) {
       await run().catch((error: unknown) => this.logger.error({ err: error }, `ledger ${work} failed; it is retried on the next run`));
     }
+  }
+
+  /**
+   * Vacuums the ledger table of the embedded store once compaction has removed enough of its rows
+   * (vacuum_due): PGlite runs no autovacuum, and without it the space of removed rows is never used
+   * again, so the table and its indexes would grow with every request ever served. A shared PostgreSQL
+   * server vacuums itself. Returns whether it vacuumed.
+   */
+  async vacuum(): Promise<boolean> {
+    if (this.store.kind !== 'pglite' || this.removed === 0) return false;
+    const [row] = await this.store.query<{ due: boolean }>(SQL.vacuum_due, [this.removed]);
+    if (!row?.due) return false;
+    const began = performance.now();
+    await this.store.query(SQL.vacuum);
+    this.logger.debug({ rows: this.removed, ms: Math.round(performance.now() - began) }, 'ledger vacuumed');
+    this.removed = 0;
+    return true;
   }
 
   /** Runs maintain() every `ms` until stop(); one run at a time. 0 turns it off (another replica does it). */

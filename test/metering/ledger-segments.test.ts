@@ -306,6 +306,28 @@ describe('ledger segments', function () {
     expect(await restarted.compact()).to.equal(2);
   });
 
+  it('vacuums the embedded ledger once compaction has removed a fifth of it, so the table stops growing', async function () {
+    if (onPostgres) this.skip();
+    const HOUR = 60 * 60_000;
+    ledger = open({ compactGraceMs: HOUR });
+    const pages = async () => Number((await store.query<{ pages: string }>("SELECT pg_relation_size('ledger') / 8192 AS pages"))[0]!.pages);
+    // Every two hours 1,000 requests are settled and those of two hours before are compacted away:
+    // the store holds one run's rows at a time, as a server's holds those of the grace period.
+    const sizes: number[] = [];
+    for (let run = 0; run < 6; run++) {
+      now = new Date(Date.parse(`${DAY1}T00:00:00Z`) + run * 2 * HOUR);
+      await settle('acct_a', new Date(now.getTime() - 40 * 60_000).toISOString(), 1_000);
+      await ledger.maintain();
+      expect(Number((await store.query<{ n: string }>('SELECT count(*) AS n FROM ledger'))[0]!.n)).to.equal(1_000);
+      sizes.push(await pages());
+    }
+    // The space of the rows removed by a run is used again by the next (or given back, when it ends the
+    // table): the table never holds more than two runs' rows (without the vacuum it held every run's).
+    expect(sizes[1]).to.be.greaterThan(sizes[0]!);
+    expect(Math.max(...sizes)).to.equal(sizes[1]);
+    expect(await ledger.vacuum()).to.equal(false);
+  });
+
   it('writes segments without temporary files, and removes the temporaries of a process that died', async () => {
     await mkdir(join(dir, `day=${DAY1}`), { recursive: true });
     const dead = [join(dir, '.segment-7-4242-0a1b2c3d.jsonl'), join(dir, `day=${DAY1}`, 'segment-7.parquet.tmp-4242-0a1b2c3d')];

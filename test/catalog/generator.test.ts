@@ -136,6 +136,16 @@ describe('the corpus generator', function () {
     expect(sha256(join(other, 'day-001/reads.jsonl'))).not.to.equal(sha256(join(corpus, 'day-001/reads.jsonl')));
   });
 
+  it('goes through days already delivered without writing them, and writes the days after byte for byte as a whole run', async () => {
+    const dir = join(root, 'passed');
+    const handed: number[] = [];
+    await generateCorpus(options, dir, { workers: 2, passDays: 4, afterDay: (day) => Promise.resolve(void handed.push(day.day)) });
+    expect(handed).to.deep.equal([5, 6]);
+    const files = filesOf(dir).filter((file) => file !== 'manifest.json');
+    expect(files).to.deep.equal(filesOf(corpus).filter((file) => /^day-00[56]\//.test(file)));
+    for (const file of files) expect(sha256(join(dir, file)), file).to.equal(sha256(join(corpus, file)));
+  });
+
   it('with overlap, hands each day to afterDay while the next is generated, in order and one at a time, and fails as afterDay fails', async () => {
     const dir = join(root, 'overlapped');
     const seen: string[] = [];

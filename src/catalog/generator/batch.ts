@@ -48,8 +48,8 @@ class ByteSink {
 }
 
 /** The JSON lines of every posting of the openings at positions from..to-1 of the day's order that its board's read
- * returned on `day`, grouped by source. */
-export function renderBatch(world: World, boards: Boards, day: number, from: number, to: number): BatchResult {
+ * returned on `day`, grouped by source; with `boardsOnly`, only the boards and their counts (no posting is built). */
+export function renderBatch(world: World, boards: Boards, day: number, from: number, to: number, boardsOnly = false): BatchResult {
   const order = world.dayOrder(day);
   const sinks = new Map<number, ByteSink>();
   const counts = new Map<string, number>();
@@ -61,10 +61,11 @@ export function renderBatch(world: World, boards: Boards, day: number, from: num
       const board = boards.get(slot.source, state.board(slot, day).name, day);
       if (!boards.returns(board, day, index, slot.slot)) continue;
       counts.set(board.key, (counts.get(board.key) ?? 0) + 1);
+      postings += 1;
+      if (boardsOnly) continue;
       let sink = sinks.get(slot.source);
       if (!sink) sinks.set(slot.source, (sink = new ByteSink()));
       sink.write(`${postingJson(buildPosting(state, slot, day).posting)}\n`);
-      postings += 1;
     }
   }
   const chunks = [...sinks.entries()].sort(([a], [b]) => a - b).map(([source, sink]) => ({ source, rows: sink.rows, data: sink.bytes() }));

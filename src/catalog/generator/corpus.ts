@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Calendar } from './calendar.js';
-import { writeDay, type DayProgress, type DaySummary } from './day.js';
+import { passDay, writeDay, type DayProgress, type DaySummary } from './day.js';
 import { jsonDocument } from './jsonl-file.js';
 import { firstIndexes } from './openings.js';
 import type { GenerateOptions } from './options.js';
@@ -58,6 +58,12 @@ export interface CorpusRun {
    * the two sharing the cores. Same bytes either way.
    */
   overlap?: boolean;
+  /**
+   * The first `passDays` days are gone through without being written (passDay) and afterDay is not called
+   * for them: a run that goes on after days already delivered (the bench's, published day by day) writes
+   * the later days as a whole generation would. The summary and the top manifest count the days written.
+   */
+  passDays?: number;
 }
 
 /** Refuses a non-empty folder unless `force`, which empties it first. */
@@ -96,6 +102,10 @@ export async function generateCorpus(options: GenerateOptions, outDir: string, r
     let after: Promise<void> = Promise.resolve();
     for (let day = 1; day <= options.days; day += 1) {
       const input = { runner, boards, calendar, end: firstIndex[day + 1]!, batchSize: 1500, inFlight: 6 };
+      if (day <= (run.passDays ?? 0)) {
+        await passDay(input, day);
+        continue;
+      }
       const summary = await writeDay(input, day, out, tick);
       perDay.push(summary);
       await after;

@@ -47,6 +47,7 @@ class PostingFiles {
   }
 
   add(result: BatchResult, boards: Boards, day: number): void {
+    seeBoards(result, boards, day);
     for (const chunk of result.chunks) {
       let file = this.files.get(chunk.source);
       if (!file) {
@@ -56,8 +57,6 @@ class PostingFiles {
       file.writeEncoded(chunk.data, chunk.rows);
       this.bytes += chunk.data.length;
     }
-    if (result.boardKeys.length > 0)
-      result.boardKeys.split('\n').forEach((key, i) => (boards.byKey(key, day).listed += result.boardCounts[i]!));
     this.postings += result.postings;
   }
 
@@ -68,13 +67,20 @@ class PostingFiles {
   }
 }
 
-async function writePostings(input: DayInput, day: number, files: PostingFiles, tick: (p: DayProgress) => void): Promise<void> {
+/** The boards a batch saw, and how many of its postings each listed, counted on `day`. */
+function seeBoards(result: BatchResult, boards: Boards, day: number): void {
+  if (result.boardKeys.length > 0)
+    result.boardKeys.split('\n').forEach((key, i) => (boards.byKey(key, day).listed += result.boardCounts[i]!));
+}
+
+/** Runs the day's batches, `inFlight` at a time, handing each result to `take` in order. */
+async function runBatches(input: DayInput, day: number, boardsOnly: boolean, take: (result: BatchResult) => void): Promise<void> {
   const queue: Promise<BatchResult>[] = [];
   let from = 0;
   const refill = () => {
     while (queue.length < input.inFlight && from < input.end) {
       const to = Math.min(input.end, from + input.batchSize);
-      queue.push(input.runner.run({ kind: 'batch', day, from, to }) as Promise<BatchResult>);
+      queue.push(input.runner.run({ kind: 'batch', day, from, to, ...(boardsOnly ? { boardsOnly } : {}) }) as Promise<BatchResult>);
       from = to;
     }
   };
@@ -82,9 +88,24 @@ async function writePostings(input: DayInput, day: number, files: PostingFiles, 
   while (queue.length > 0) {
     const result = await queue.shift()!;
     refill();
+    take(result);
+  }
+}
+
+async function writePostings(input: DayInput, day: number, files: PostingFiles, tick: (p: DayProgress) => void): Promise<void> {
+  await runBatches(input, day, false, (result) => {
     files.add(result, input.boards, day);
     tick({ day, postings: files.postings, bytes: files.bytes });
-  }
+  });
+}
+
+/**
+ * Goes through a day without writing it: what later days take from it (the boards its reads saw, which
+ * every later day's reads list) is gathered, no posting is built. Every other part of a day is made from
+ * the options and the day alone, so the days after come out byte for byte as in a whole generation.
+ */
+export async function passDay(input: DayInput, day: number): Promise<void> {
+  await runBatches(input, day, true, (result) => seeBoards(result, input.boards, day));
 }
 
 function writeLines(path: string, lines: string[]): FileSummary {

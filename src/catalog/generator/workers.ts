@@ -9,7 +9,7 @@ import { Boards } from './reads.js';
 import { buildWorld, type World } from './world.js';
 
 export type Job =
-  | { kind: 'batch'; day: number; from: number; to: number }
+  | { kind: 'batch'; day: number; from: number; to: number; boardsOnly?: boolean }
   | { kind: 'withdrawals'; day: number }
   | { kind: 'registry'; day: number }
   | { kind: 'stats' };
@@ -26,7 +26,7 @@ export interface Runner {
 }
 
 export function runJob(world: World, boards: Boards, job: Job): JobResult {
-  if (job.kind === 'batch') return renderBatch(world, boards, job.day, job.from, job.to);
+  if (job.kind === 'batch') return renderBatch(world, boards, job.day, job.from, job.to, job.boardsOnly);
   if (job.kind === 'stats') return stats(world);
   return job.kind === 'withdrawals' ? withdrawalLines(world, job.day) : registryLines(world, job.day);
 }

@@ -72,12 +72,15 @@ const SERVER_TIMING = 'server-timing';
  * shares (bench/README.md, "The load generator").
  */
 function send(agent: Agent, req: BenchRequest): Promise<Reply> {
+  // The origin and the path, split without parsing the URL (a URL without a path asks for /).
   const slash = req.url.indexOf('/', req.url.indexOf('//') + 2);
+  const origin = slash < 0 ? req.url : req.url.slice(0, slash);
+  const path = slash < 0 ? '/' : req.url.slice(slash);
   return new Promise((resolve, reject) => {
     let status = 0;
     let timing = '';
     agent.dispatch(
-      { origin: req.url.slice(0, slash), path: req.url.slice(slash), method: req.method, headers: req.headers, body: req.body ?? null },
+      { origin, path, method: req.method, headers: req.headers, body: req.body ?? null },
       {
         onConnect: () => {},
         onError: reject,

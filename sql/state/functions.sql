@@ -152,11 +152,13 @@ BEGIN
     FROM usage_months WHERE account_id = p_account AND month BETWEEN v_first AND v_month;
     EXIT WHEN v_granted = p_plan_requests;
     -- This month's grant follows the plan. The months since the account was created (up to 12 back)
-    -- without a row used nothing: their whole grant carries over.
+    -- without a row used nothing: their whole grant carries over. A request dated in a month before the
+    -- account's first (the clock of the server that admits it behind the one that created it) has its
+    -- own month granted, not none.
     IF coalesce(v_granted, 0) = 0 THEN
       INSERT INTO usage_months (account_id, month, requests_granted)
       SELECT p_account, m::date, p_plan_requests
-      FROM generate_series(greatest(meter_month(p_since), v_first), v_month, interval '1 month') AS m
+      FROM generate_series(least(greatest(meter_month(p_since), v_first), v_month), v_month, interval '1 month') AS m
       ON CONFLICT (account_id, month) DO NOTHING;
     END IF;
     UPDATE usage_months SET requests_granted = p_plan_requests WHERE account_id = p_account AND month = v_month;

@@ -42,6 +42,22 @@ describe('leases of the request window (embedded store)', function () {
     return row!;
   };
 
+  it("admits a request its server's clock dates before the month the account was created in, from that month's grant", async () => {
+    const { key, accountId } = await app.account({ plan: 'free' });
+    const created = (await findAccount(app.store, accountId))!.created_at;
+    // A second before the creation month: a server whose clock is behind the one that made the account.
+    const before = new Date(Date.UTC(created.getUTCFullYear(), created.getUTCMonth(), 1) - 1000);
+    app.setNow(before);
+    const answer = await app.api.get('/v1/jobs?limit=1', { key, ...noWait });
+    expect(answer.status).to.equal(200);
+    await app.service.ctx.meter.idle();
+    const [month] = await app.store.query<{ month: string; used: number }>(
+      "SELECT to_char(month, 'YYYY-MM-DD') AS month, requests_used::int AS used FROM usage_months WHERE account_id = $1",
+      [accountId],
+    );
+    expect(month).to.deep.equal({ month: before.toISOString().slice(0, 8) + '01', used: 1 });
+  });
+
   it('holds every slot left of the window in the store before admitting from it, and reports the window as used by requests', async () => {
     const { key, accountId } = await app.account({ plan: 'free' });
     const first = await app.api.get('/v1/jobs?limit=1', { key, ...noWait });

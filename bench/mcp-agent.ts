@@ -9,11 +9,11 @@
 // whether the answer was right; the totals add the tools/list listing once. The same figures, each
 // call's arguments and every answer and right answer go to bench/results/mcp-agent-<time>.json.
 
-import { mkdir, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { benchCatalog } from './catalog.js';
+import { writeResults } from './results.js';
 import { Agent, GaveUp, Rest, type CallRecord, type Check, type Checking } from './mcp-agent-kit.js';
 import { sampleCatalog, type Sample } from './mcp-agent-sample.js';
 import { TASKS } from './mcp-agent-tasks.js';
@@ -144,11 +144,5 @@ console.log(`tool results: ${toolChars.toLocaleString('en-US')} characters in ${
 console.log(`total: ${calls} calls, ${(toolChars + listing).toLocaleString('en-US')} characters, ${right}/${runs.length} tasks right`);
 for (const r of runs.filter((x) => x.error)) console.log(`  ${r.id}: ${r.error}`);
 
-await mkdir(new URL('./results/', import.meta.url), { recursive: true });
-const file = new URL(`./results/mcp-agent-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, import.meta.url);
 const totals = { calls, tool_result_chars: toolChars, tools_list_chars: listing, chars: toolChars + listing, right, tasks: runs.length };
-await writeFile(
-  file,
-  JSON.stringify({ at: new Date().toISOString(), jobs, seed, catalog: catalog.publish, sample, totals, tasks: runs }, null, 2),
-);
-console.log(`\nwritten to ${file.pathname}`);
+await writeResults('mcp-agent', { at: new Date().toISOString(), jobs, seed, catalog: catalog.publish, sample, totals, tasks: runs });

@@ -16,7 +16,7 @@
 // The per-request overhead on the HTTP path is the meter column of `npm run bench` (Server-Timing).
 // It prints the figures and writes them as JSON under bench/results/.
 
-import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,6 +30,7 @@ import { Ledger } from '../src/metering/ledger.js';
 import { segmentFile } from '../src/metering/ledger-files.js';
 import { Meter } from '../src/metering/meter.js';
 import { MeterJournal } from '../src/metering/journal.js';
+import { writeResults } from './results.js';
 
 const { values } = parseArgs({
   options: {
@@ -429,9 +430,7 @@ try {
     await store.close();
   }
   if (!values['settle-only']) results.year = await yearOfSegments(Number(values['year-segments']), Number(values['year-rows']));
-  await mkdir(new URL('./results/', import.meta.url), { recursive: true });
-  const file = new URL(`./results/metering-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, import.meta.url);
-  await writeFile(file, JSON.stringify(results, null, 2));
+  await writeResults('metering', results);
 } finally {
   await rm(root, { recursive: true, force: true });
 }

@@ -13,13 +13,14 @@
 // It prints one table and writes the same figures as JSON under bench/results/.
 
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchCatalog, type CatalogRun } from './catalog.js';
 import { benchExport, feedStarts, type ExportRun } from './exports.js';
 import { measure, type Measurement } from './measure.js';
 import { startPeerHttp, startPgPeer } from './pg-peer.js';
+import { writeResults } from './results.js';
 import { sampleCatalog, scenarios, type Scenario } from './scenarios.js';
 import { startBenchService } from './service.js';
 
@@ -196,10 +197,4 @@ if (!values['skip-http']) {
   }
 }
 
-await mkdir(new URL('./results/', import.meta.url), { recursive: true });
-const file = new URL(`./results/${new Date().toISOString().replace(/[:.]/g, '-')}.json`, import.meta.url);
-await writeFile(
-  file,
-  JSON.stringify({ at: new Date().toISOString(), jobs, seconds, catalog, http, server_rss_gib: serverRssGib, exports }, null, 2),
-);
-console.log(`\nwritten to ${file.pathname}`);
+await writeResults(null, { at: new Date().toISOString(), jobs, seconds, catalog, http, server_rss_gib: serverRssGib, exports });

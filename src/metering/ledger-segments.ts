@@ -1,11 +1,11 @@
 // The ledger's background work on its Parquet segments: compaction (settled rows out of the store into
 // a segment), merging (many segments into one) and deleting the files merges replaced.
 //
-// Compaction never loses or doubles a row, wherever it is stopped: (1) one transaction claims settled
-// rows for a new segment ('writing'); (2) the segment's file is written whole, in the data store
-// (ledger-files.ts: a local file renamed into place, or an object uploaded); (3) one transaction deletes
-// the claimed rows and marks the segment 'durable'.
-// A segment left 'writing' is written again from its rows, which are still in the store.
+// Compaction never loses or doubles a row, wherever it is stopped: (1) transactions claim settled rows
+// for a new segment ('writing'), CALL_ROWS a transaction; (2) the segment's file is written whole, in
+// the data store (ledger-files.ts: a local file renamed into place, or an object uploaded), from its
+// rows read a range of CALL_ROWS seq values a call; (3) one transaction deletes the claimed rows and marks the segment 'durable'.
+// A segment left 'writing' is written again from the rows it had claimed, which are still in the store.
 //
 // Merging follows the same pattern: (1) one transaction creates a 'merging' segment and claims durable
 // segments for it (they stay durable: readers go on reading them); (2) the merged file is written from
@@ -23,15 +23,17 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { namedQueries } from '../db/sql-files.js';
-import type { StateStore } from '../db/state-store.js';
+import type { Queryable, StateStore } from '../db/state-store.js';
 import type { QueryEngine } from '../db/engine.js';
 import { LEVEL, type SegmentFiles, type SegmentRef } from './ledger-files.js';
 import { COUNTED, readSegments } from './ledger-read.js';
 
 const SQL = namedQueries('state/ledger.sql', [
-  'begin_segments',
+  'begin_segment',
+  'claim_rows',
   'set_rows',
   'writing',
+  'segment_span',
   'segment_rows',
   'finish_segment',
   'take_lease',
@@ -64,6 +66,11 @@ export interface SegmentOptions {
 
 /** Rows per compacted segment. */
 const SEGMENT_ROWS = 200_000;
+/**
+ * Rows a call of compaction claims, or reads: the store's one thread answers nothing else meanwhile (a
+ * settlement, a new key's lookup), so no call holds it long (bench/compaction.ts).
+ */
+const CALL_ROWS = 20_000;
 /** Compaction segments of the open day merged together once there are this many (an hour at 60 s). */
 export const OPEN_DAY_BATCH = 60;
 /** A month is merged this many days after it closes: rows of its last days settle late (exports). */
@@ -136,24 +143,46 @@ export class LedgerSegments {
     for (const s of await this.store.query<SegmentRef>(SQL.writing)) moved += await this.writeCompacted(s, crash);
     const before = graceMs > 0 ? new Date(this.options.clock().getTime() - graceMs) : null;
     while (await this.hold()) {
-      const claimed = await this.store.transaction(async (tx) => {
+      const segment = await this.store.transaction(async (tx) => {
         await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
-        const [row] = await tx.query<{ segment_id: string; day: string; rows: string }>(SQL.begin_segments, [SEGMENT_ROWS, before]);
-        if (row) await tx.query(SQL.set_rows, [row.segment_id, row.rows]);
-        return row;
+        const [row] = await tx.query<{ segment_id: string; day: string }>(SQL.begin_segment, [before]);
+        return row && { ...row, claimed: await this.claim(tx, row.segment_id, CALL_ROWS, before) };
       });
-      if (!claimed) break;
+      if (!segment) break;
+      // The rest of the segment's rows, a call at a time. A segment left with some of them (a stop, the
+      // lease lost) is written with those: the others go to a later segment.
+      let { claimed } = segment;
+      while (claimed.last === CALL_ROWS && claimed.rows < SEGMENT_ROWS && (await this.hold()))
+        claimed = await this.store.transaction(async (tx) => {
+          await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+          return this.claim(tx, segment.segment_id, Math.min(CALL_ROWS, SEGMENT_ROWS - claimed.rows), before);
+        });
       crash?.('claimed');
-      moved += await this.writeCompacted({ ...claimed, level: LEVEL.compacted }, crash);
+      moved += await this.writeCompacted({ segment_id: segment.segment_id, day: segment.day, level: LEVEL.compacted }, crash);
     }
     return moved;
   }
 
+  /** Claims at most `most` more settled rows of the segment's day that occurred before `before`. */
+  private async claim(tx: Queryable, segmentId: string | number, most: number, before: Date | null) {
+    const [row] = await tx.query<{ claimed: string; rows: string }>(SQL.claim_rows, [segmentId, most, before]);
+    return { last: Number(row?.claimed ?? 0), rows: Number(row?.rows ?? 0) };
+  }
+
+  /** The segment's rows in the store, CALL_ROWS values of seq a call (each row its columns in COLUMNS' order). */
+  private async *rows(segmentId: string | number, first: number, last: number): AsyncGenerator<unknown[][]> {
+    for (let after = first - 1; after < last; after += CALL_ROWS) {
+      const [page] = await this.store.query<{ rows: string | null }>(SQL.segment_rows, [segmentId, after, after + CALL_ROWS]);
+      if (page?.rows) yield JSON.parse(page.rows) as unknown[][];
+    }
+  }
+
   private async writeCompacted(segment: SegmentRef, crash?: Crash): Promise<number> {
-    const rows = await this.store.query<Record<string, unknown>>(SQL.segment_rows, [segment.segment_id]);
+    const [span] = await this.store.query<{ first: string | null; last: string | null }>(SQL.segment_span, [segment.segment_id]);
     // A claim never takes no rows: none means the segment was finished since it was listed (by a server
     // whose lease this one took over), and an empty file must not replace its file.
-    if (rows.length === 0) return 0;
+    if (span?.first == null || span.last == null) return 0;
+    const rows = this.rows(segment.segment_id, Number(span.first), Number(span.last));
     await this.files.write(
       segment,
       (temporary) => copyRows(this.engine, rows, temporary),
@@ -252,16 +281,18 @@ export class LedgerSegments {
   }
 }
 
-/** Writes `rows` (of the store) to the Parquet file `path`, sorted by account and seq, without a temporary file. */
-async function copyRows(engine: QueryEngine, rows: Record<string, unknown>[], path: string): Promise<void> {
+/** Writes a segment's rows, page after page, to the Parquet file `path`, sorted by account and seq, without a temporary file. */
+async function copyRows(engine: QueryEngine, pages: AsyncIterable<unknown[][]>, path: string): Promise<void> {
   await engine.withConnection(async (c) => {
     await c.run(`CREATE OR REPLACE TEMP TABLE ledger_segment_rows (${COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')})`);
     try {
       const appender = await c.createAppender('ledger_segment_rows');
       try {
-        for (const row of rows) {
-          for (const [name, , append] of COLUMNS) append(appender, row[name]);
-          appender.endRow();
+        for await (const rows of pages) {
+          for (const row of rows) {
+            COLUMNS.forEach(([, , append], i) => append(appender, row[i]));
+            appender.endRow();
+          }
         }
       } finally {
         appender.closeSync();

@@ -284,6 +284,18 @@ describe('ledger segments', function () {
     expect(await cost(() => page(5))).to.equal(0);
   });
 
+  it('compacts a day of more rows than one call of the store claims or reads into one segment that holds each row once', async () => {
+    await settle('acct_a', `${DAY1}T00:00:00Z`, 45_000);
+    await settle('acct_b', `${DAY1}T00:00:00Z`, 10);
+    const before = await Promise.all(['acct_a', 'acct_b'].map((a) => ledger.daily(a, DAY1, TODAY, 'route_class')));
+    expect(await ledger.compact()).to.equal(45_010);
+    expect((await segments()).map((s) => [s.day, s.state])).to.deep.equal([[DAY1, 'durable']]);
+    const [left] = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger');
+    expect(left!.n).to.equal(0);
+    expect(await Promise.all(['acct_a', 'acct_b'].map((a) => ledger.daily(a, DAY1, TODAY, 'route_class')))).to.deep.equal(before);
+    expect(before[0]!.reduce((sum, d) => sum + d.requests, 0)).to.equal(45_000);
+  });
+
   it('leaves settled rows younger than the compaction grace period in the store', async () => {
     ledger = open({ compactGraceMs: 10 * 60_000 });
     await settle('acct_a', '2026-11-22T11:40:00Z', 3);

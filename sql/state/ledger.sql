@@ -99,14 +99,14 @@ UPDATE ledger_segments SET rows = $2 WHERE segment_id = $1;
 -- name: writing
 SELECT segment_id, to_char(day, 'YYYY-MM-DD') AS day, level FROM ledger_segments WHERE state = 'writing' ORDER BY segment_id;
 
--- name: segment_span
--- The first and last seq of segment $1's rows in the store (none: NULL).
-SELECT min(seq) AS first, max(seq) AS last FROM ledger WHERE segment_id = $1;
+-- name: segment_next
+-- The first seq of segment $1's rows in the store after $2 (none: NULL).
+SELECT min(seq) AS seq FROM ledger WHERE segment_id = $1 AND seq > $2;
 
 -- name: segment_rows
--- The rows of segment $1 with a seq after $2, up to $3: one JSON array of arrays, each the columns of a
--- segment file in order (the store builds it about five times faster than it returns as many rows). By
--- a range of seq rather than a number of rows in seq order: nothing to sort (the file is sorted anyway).
+-- Segment $1's rows with a seq after $2, up to $3: one JSON array of arrays, each the columns of a
+-- segment file in order (the store builds it about five times faster than it returns as many rows). A
+-- range of seq rather than a number of rows in seq order: one pass, nothing sorted (the file is).
 SELECT json_agg(json_build_array(seq, request_id, account_id, api_key_id, occurred_at, method, route, route_class, status,
                                  records_charged, overage_micros, settlement_status, counted))::text AS rows
 FROM ledger WHERE segment_id = $1 AND seq > $2 AND seq <= $3;

@@ -4,7 +4,8 @@
 // Compaction never loses or doubles a row, wherever it is stopped: (1) transactions claim settled rows
 // for a new segment ('writing'), CALL_ROWS a transaction; (2) the segment's file is written whole, in
 // the data store (ledger-files.ts: a local file renamed into place, or an object uploaded), from its
-// rows read a range of CALL_ROWS seq values a call; (3) one transaction deletes the claimed rows and marks the segment 'durable'.
+// rows read CALL_ROWS values of seq a call; (3) one transaction deletes the claimed rows and marks the
+// segment 'durable'.
 // A segment left 'writing' is written again from the rows it had claimed, which are still in the store.
 //
 // Merging follows the same pattern: (1) one transaction creates a 'merging' segment and claims durable
@@ -33,7 +34,7 @@ const SQL = namedQueries('state/ledger.sql', [
   'claim_rows',
   'set_rows',
   'writing',
-  'segment_span',
+  'segment_next',
   'segment_rows',
   'finish_segment',
   'take_lease',
@@ -169,20 +170,36 @@ export class LedgerSegments {
     return { last: Number(row?.claimed ?? 0), rows: Number(row?.rows ?? 0) };
   }
 
-  /** The segment's rows in the store, CALL_ROWS values of seq a call (each row its columns in COLUMNS' order). */
-  private async *rows(segmentId: string | number, first: number, last: number): AsyncGenerator<unknown[][]> {
-    for (let after = first - 1; after < last; after += CALL_ROWS) {
+  /** The first seq of the segment's rows in the store after `after` (none: null). */
+  private async next(segmentId: string | number, after: number): Promise<number | null> {
+    const [row] = await this.store.query<{ seq: string | null }>(SQL.segment_next, [segmentId, after]);
+    return row?.seq == null ? null : Number(row.seq);
+  }
+
+  /**
+   * The segment's rows in the store from seq `first` on, CALL_ROWS values of seq a call (each row its
+   * columns in COLUMNS' order). A range without rows skips to the next row, so a segment whose seqs are
+   * far apart (rows of its day settled late) costs a call or two a row, not one a range.
+   */
+  private async *pages(segmentId: string | number, first: number): AsyncGenerator<unknown[][]> {
+    for (let after: number | null = first - 1; after !== null;) {
       const [page] = await this.store.query<{ rows: string | null }>(SQL.segment_rows, [segmentId, after, after + CALL_ROWS]);
-      if (page?.rows) yield JSON.parse(page.rows) as unknown[][];
+      if (page?.rows) {
+        yield JSON.parse(page.rows) as unknown[][];
+        after += CALL_ROWS;
+      } else {
+        const next = await this.next(segmentId, after);
+        after = next === null ? null : next - 1;
+      }
     }
   }
 
   private async writeCompacted(segment: SegmentRef, crash?: Crash): Promise<number> {
-    const [span] = await this.store.query<{ first: string | null; last: string | null }>(SQL.segment_span, [segment.segment_id]);
+    const first = await this.next(segment.segment_id, 0);
     // A claim never takes no rows: none means the segment was finished since it was listed (by a server
     // whose lease this one took over), and an empty file must not replace its file.
-    if (span?.first == null || span.last == null) return 0;
-    const rows = this.rows(segment.segment_id, Number(span.first), Number(span.last));
+    if (first === null) return 0;
+    const rows = this.pages(segment.segment_id, first);
     await this.files.write(
       segment,
       (temporary) => copyRows(this.engine, rows, temporary),

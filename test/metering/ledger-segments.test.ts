@@ -286,11 +286,17 @@ describe('ledger segments', function () {
 
   it('compacts a day of more rows than one call of the store claims or reads into one segment that holds each row once', async () => {
     await settle('acct_a', `${DAY1}T00:00:00Z`, 45_000);
+    // Rows still pending between them and the next settled ones: a stretch of seqs the segment does not hold.
+    await store.query(
+      `INSERT INTO ledger (request_id, account_id, api_key_id, occurred_at, method, route, route_class, settlement_status)
+       SELECT 'req_pending_' || i, 'acct_c', 'key_c', '${DAY1}T13:00:00Z', 'GET', '/v1/jobs', 'jobs_list', 'pending'
+       FROM generate_series(1, 25000) AS i`,
+    );
     await settle('acct_b', `${DAY1}T00:00:00Z`, 10);
     const before = await Promise.all(['acct_a', 'acct_b'].map((a) => ledger.daily(a, DAY1, TODAY, 'route_class')));
     expect(await ledger.compact()).to.equal(45_010);
     expect((await segments()).map((s) => [s.day, s.state])).to.deep.equal([[DAY1, 'durable']]);
-    const [left] = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM ledger');
+    const [left] = await store.query<{ n: number }>("SELECT count(*)::int AS n FROM ledger WHERE settlement_status <> 'pending'");
     expect(left!.n).to.equal(0);
     expect(await Promise.all(['acct_a', 'acct_b'].map((a) => ledger.daily(a, DAY1, TODAY, 'route_class')))).to.deep.equal(before);
     expect(before[0]!.reduce((sum, d) => sum + d.requests, 0)).to.equal(45_000);

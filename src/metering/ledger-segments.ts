@@ -144,8 +144,7 @@ export class LedgerSegments {
     for (const s of await this.store.query<SegmentRef>(SQL.writing)) moved += await this.writeCompacted(s, crash);
     const before = graceMs > 0 ? new Date(this.options.clock().getTime() - graceMs) : null;
     while (await this.hold()) {
-      const segment = await this.store.transaction(async (tx) => {
-        await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+      const segment = await this.locked(async (tx) => {
         const [row] = await tx.query<{ segment_id: string; day: string }>(SQL.begin_segment, [before]);
         return row && { ...row, claimed: await this.claim(tx, row.segment_id, CALL_ROWS, before) };
       });
@@ -153,21 +152,26 @@ export class LedgerSegments {
       // The rest of the segment's rows, a call at a time. A segment left with some of them (a stop, the
       // lease lost) is written with those: the others go to a later segment.
       let { claimed } = segment;
-      while (claimed.last === CALL_ROWS && claimed.rows < SEGMENT_ROWS && (await this.hold()))
-        claimed = await this.store.transaction(async (tx) => {
-          await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
-          return this.claim(tx, segment.segment_id, Math.min(CALL_ROWS, SEGMENT_ROWS - claimed.rows), before);
-        });
+      while (claimed.took === CALL_ROWS && claimed.rows < SEGMENT_ROWS && (await this.hold()))
+        claimed = await this.locked((tx) => this.claim(tx, segment.segment_id, Math.min(CALL_ROWS, SEGMENT_ROWS - claimed.rows), before));
       crash?.('claimed');
       moved += await this.writeCompacted({ segment_id: segment.segment_id, day: segment.day, level: LEVEL.compacted }, crash);
     }
     return moved;
   }
 
-  /** Claims at most `most` more settled rows of the segment's day that occurred before `before`. */
+  /** A transaction under the advisory lock every claim of compaction and merging takes. */
+  private locked<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.store.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+      return work(tx);
+    });
+  }
+
+  /** Claims at most `most` more settled rows of the segment's day that occurred before `before`: how many it took, how many it holds. */
   private async claim(tx: Queryable, segmentId: string | number, most: number, before: Date | null) {
     const [row] = await tx.query<{ claimed: string; rows: string }>(SQL.claim_rows, [segmentId, most, before]);
-    return { last: Number(row?.claimed ?? 0), rows: Number(row?.rows ?? 0) };
+    return { took: Number(row?.claimed ?? 0), rows: Number(row?.rows ?? 0) };
   }
 
   /** The first seq of the segment's rows in the store after `after` (none: null). */
@@ -224,8 +228,7 @@ export class LedgerSegments {
       merged += await this.writeMerged(s, Number(s.rows), crash);
     const today = toDay(this.options.clock());
     while (await this.hold()) {
-      const claimed = await this.store.transaction(async (tx) => {
-        await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
+      const claimed = await this.locked(async (tx) => {
         const [target] = await tx.query<{ day: string; scope: 'month' | 'day' | 'open' }>(SQL.merge_target, [
           today,
           OPEN_DAY_BATCH,

@@ -47,7 +47,19 @@ export async function startBenchService(
   });
   const child = spawn(
     process.execPath,
-    [...cliCommand(), 'serve', '--json', '--port', '0', '--log-level', 'silent', ...data, '--snapshots-dir', dirs.snapshotsDir],
+    [
+      ...serverNodeArgs(),
+      ...cliCommand(),
+      'serve',
+      '--json',
+      '--port',
+      '0',
+      '--log-level',
+      'silent',
+      ...data,
+      '--snapshots-dir',
+      dirs.snapshotsDir,
+    ],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -86,5 +98,11 @@ async function introduce(url: string, keys: string[]): Promise<void> {
   };
   await Promise.all(Array.from({ length: 4 }, client));
 }
+
+/**
+ * Node's own flags for the server's process, from BENCH_SERVER_NODE_ARGS (space-separated): to profile the
+ * server under a scenario's load, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (Node refuses these in NODE_OPTIONS).
+ */
+const serverNodeArgs = (): string[] => process.env.BENCH_SERVER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
 
 export const benchDirs = (root: string) => ({ snapshotsDir: join(root, 'snapshots'), dataDir: join(root, 'data') });

@@ -12,7 +12,7 @@
 // 4. the server's memory (RSS) with the catalog open.
 // It prints one table and writes the same figures as JSON under bench/results/.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -62,8 +62,13 @@ else {
   console.log(`merge    precision ${(catalog.merge.precision * 100).toFixed(2)} %, recall ${(catalog.merge.recall * 100).toFixed(2)} %`);
 }
 
-/** The publications of an earlier run, served as they are (nothing published: the publish and merge figures are NaN). */
+/**
+ * The publications of an earlier run, served as they are (nothing published: the publish and merge figures
+ * are NaN), by a server with a state store and journal of its own: an earlier run's accounts and ledger rows
+ * would be compacted under this run's load once past their grace (ten minutes), in the store's one thread.
+ */
 function reused(root: string): CatalogRun {
+  for (const folder of ['state', 'meter-journal']) rmSync(join(root, 'data', folder), { recursive: true, force: true });
   const none = { duration_s: NaN, peak_rss_gib: NaN, jobs: NaN, postings: NaN };
   return {
     corpus: '',

@@ -14,6 +14,7 @@ export interface Config {
   stateBuffers: string;
   logLevel: string;
   queryTimeoutMs: number;
+  documentCacheMb: number;
   shutdownTimeoutMs: number;
   keepAliveTimeoutMs: number;
   headersTimeoutMs: number;
@@ -83,6 +84,12 @@ export const SETTINGS: readonly Setting[] = [
     help: 'pino log level',
   },
   { key: 'queryTimeoutMs', kind: 'integer', default: '10000', help: 'a search running longer than this is stopped with 504 query_timeout' },
+  {
+    key: 'documentCacheMb',
+    kind: 'integer',
+    default: '64',
+    help: 'MB of job documents kept in memory per open catalog snapshot, the most recently read (pages and searches read them again without a system call); 0 keeps none',
+  },
   {
     key: 'shutdownTimeoutMs',
     kind: 'integer',

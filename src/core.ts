@@ -114,7 +114,7 @@ export async function openCore(config: Config, options: CoreOptions = {}): Promi
   const progress = { intervalMs: config.progressLogMs, echo: options.echoProgress };
   const feed = new ChangeFeed(engine, join(config.dataDir, 'feed'), cursors, logger, progress);
   const clock = options.clock ?? (() => new Date());
-  const jobsOpener = jobsSnapshotOpener(engine, join(config.dataDir, 'serving'), logger, progress);
+  const jobsOpener = jobsSnapshotOpener(engine, join(config.dataDir, 'serving'), logger, progress, config.documentCacheMb * 2 ** 20);
   const opener = feed.opener(jobsOpener);
   // Older publications, for the exports created on them.
   const library = new SnapshotLibrary(publications, mirror, jobsOpener);

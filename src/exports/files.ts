@@ -40,7 +40,7 @@ export async function writeJobsFile(
   if (request.format === 'jsonl') {
     async function* lines() {
       for (let at = 0; at < docs.length; at += BATCH) {
-        const batch = await r.jobs.render(s, r.registry, docs.slice(at, at + BATCH), request);
+        const batch = await r.jobs.render(s, r.registry, docs.slice(at, at + BATCH), request, true);
         yield jsonLines(batch);
       }
     }

@@ -228,16 +228,20 @@ export class JobsService {
     return { json: jsonItem(data!, JSON.stringify({ snapshot_watermark: s.watermark })), records: 1 };
   }
 
-  /** The jobs as JSON (UTF-8 bytes), in the shape asked for: fields, include=company / source_data. */
+  /**
+   * The jobs as JSON (UTF-8 bytes), in the shape asked for: fields, include=company / source_data. `bulk`
+   * for an export's or an MCP file's batches: read around the documents kept in memory (line-file.ts).
+   */
   async render(
     s: JobsSnapshot,
     registry: RegistryRelease | null,
     docs: number[],
     o: Pick<ListOptions, 'fields' | 'include'>,
+    bulk = false,
   ): Promise<Buffer[]> {
     const onlyIds = o.fields !== null && o.fields.length === 1 && o.fields[0] === 'job_id';
     if (onlyIds) return docs.map((d) => Buffer.from(JSON.stringify({ job_id: s.jobIds[d] })));
-    const lines = await s.readDocuments(docs);
+    const lines = await s.readDocuments(docs, bulk);
     // The default shape is the documents file's: spliced as it is, without parsing.
     if (o.fields === null && o.include.length === 0) return lines.map(withoutUnstatedArrangement);
     const jobs = lines.map((line) => JSON.parse(line.toString('utf8')) as Record<string, unknown>);

@@ -57,8 +57,11 @@ export interface JobsSnapshot extends CatalogSnapshot {
   docById: Map<string, number>;
   title: InvertedIndex;
   description: InvertedIndex;
-  /** The jobs as JSON (UTF-8 bytes), as the API returns them by default (no source_data), in the order of `docs`. */
-  readDocuments(docs: readonly number[]): Promise<Buffer[]>;
+  /**
+   * The jobs as JSON (UTF-8 bytes), as the API returns them by default (no source_data), in the order of
+   * `docs`; `bulk` (an export, an MCP file) leaves the documents kept in memory as they are (line-file.ts).
+   */
+  readDocuments(docs: readonly number[], bulk?: boolean): Promise<Buffer[]>;
   /** Per job, the source_data of its postings, in posting order. */
   readSourceData(docs: readonly number[]): Promise<Record<string, unknown>[][]>;
   /** The versions GET /v1/jobs/trends reads; null for a publication made before trends. */
@@ -69,13 +72,15 @@ let opened = 0;
 
 /**
  * Opens snapshots into `engine`, keeping their documents under `cacheDir/<watermark>/`, and saying how far
- * it is every `progressOptions.intervalMs`.
+ * it is every `progressOptions.intervalMs`; each snapshot keeps up to `documentCacheBytes` of the
+ * documents it read last in memory.
  */
 export function jobsSnapshotOpener(
   engine: QueryEngine,
   cacheDir: string,
   logger: Logger,
   progressOptions: ProgressOptions = { intervalMs: 0 },
+  documentCacheBytes = 0,
 ): SnapshotOpener {
   const live = new Set<string>();
   const open = (dir: string, watermark: string, progress: OpenProgress) =>
@@ -107,7 +112,7 @@ export function jobsSnapshotOpener(
     progress.set('tables', { step: 'compressing the serving tables' });
     await engine.withConnection((c) => c.run(`CHECKPOINT ${database}`));
 
-    const { documents, sourceData } = await openLineFiles(engine, folder, holes, jobIds.length, progress);
+    const { documents, sourceData } = await openLineFiles(engine, folder, holes, jobIds.length, progress, documentCacheBytes);
 
     progress.done('tables');
     const { title, description, fromCache, writeError } = await indexes;
@@ -140,7 +145,7 @@ export function jobsSnapshotOpener(
       title,
       description,
       trends,
-      readDocuments: (docs) => Promise.resolve(readLineBytes(documents, docs)),
+      readDocuments: (docs, bulk = false) => Promise.resolve(readLineBytes(documents, docs, !bulk)),
       readSourceData: (docs) =>
         Promise.resolve(readLines(sourceData, docs).map((line) => (JSON.parse(line) as { s: Record<string, unknown>[] }).s)),
       close: async () => {
@@ -173,9 +178,17 @@ async function inOwnDatabase<T>(engine: QueryEngine, work: (database: string) =>
 }
 
 /** The job documents and the source data, one line per job: written into `folder` unless there already. */
-async function openLineFiles(engine: QueryEngine, folder: string, holes: Record<string, string>, jobs: number, progress: OpenProgress) {
+async function openLineFiles(
+  engine: QueryEngine,
+  folder: string,
+  holes: Record<string, string>,
+  jobs: number,
+  progress: OpenProgress,
+  documentCacheBytes: number,
+) {
   progress.set('tables', { step: 'writing or reading the job documents (documents.jsonl)' });
-  const documents = await lineFile(engine, join(folder, 'documents.jsonl'), fill(SQL.documents, { ...holes, out: '{out}' }), jobs);
+  const documentsSql = fill(SQL.documents, { ...holes, out: '{out}' });
+  const documents = await lineFile(engine, join(folder, 'documents.jsonl'), documentsSql, jobs, documentCacheBytes);
   progress.set('tables', { step: 'writing or reading the source data (source-data.jsonl)' });
   const sourceData = await lineFile(engine, join(folder, 'source-data.jsonl'), fill(SQL.source_data, { ...holes, out: '{out}' }), jobs);
   return { documents, sourceData };

@@ -187,7 +187,7 @@ async function saveToFile(call: ToolCall, filters: JobFilters, options: ListOpti
     const file = await session.createFile(s.watermark);
     try {
       for (let i = 0; i < docs.length; i += FILE_STEP)
-        await file.append(await ctx.jobs.render(s, ctx.publications.registry, docs.slice(i, i + FILE_STEP), options));
+        await file.append(await ctx.jobs.render(s, ctx.publications.registry, docs.slice(i, i + FILE_STEP), options, true));
     } catch (error) {
       await file.drop();
       throw error;

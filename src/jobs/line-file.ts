@@ -15,17 +15,31 @@ export interface LineFile {
   offsets: Float64Array;
   /** The lines read most recently, by line number, within a budget of bytes (see readLineBytes); none when absent. */
   recent?: LRUCache<number, Buffer>;
+  /** What each line read becomes before it is given (and kept); as the file holds it when absent. */
+  prepare?: (line: Buffer) => Buffer;
+}
+
+export interface LineFileOptions {
+  /** Bytes of the lines read last kept in memory (0: none). */
+  recentBytes?: number;
+  prepare?: (line: Buffer) => Buffer;
 }
 
 /**
  * A JSON Lines file of `lines` lines at `path`, written by `copy` (a DuckDB COPY with an {out} hole) when
  * it does not exist yet. A file whose line count is wrong (cut short) is removed: the next open writes it again.
  */
-export async function lineFile(engine: QueryEngine, path: string, copy: string, lines: number, recentBytes = 0): Promise<LineFile> {
+export async function lineFile(
+  engine: QueryEngine,
+  path: string,
+  copy: string,
+  lines: number,
+  { recentBytes = 0, prepare }: LineFileOptions = {},
+): Promise<LineFile> {
   await writeOnce(engine, path, copy);
   const offsets = await lineOffsets(path, lines);
   const recent = recentBytes > 0 ? new LRUCache<number, Buffer>({ maxSize: recentBytes, sizeCalculation: (l) => l.length + 1 }) : undefined;
-  return { handle: await open(path, 'r'), offsets, recent };
+  return { handle: await open(path, 'r'), offsets, recent, prepare };
 }
 
 /**
@@ -73,7 +87,8 @@ export function readLines(file: LineFile, docs: readonly number[]): string[] {
 
 /**
  * Lines `docs` as their bytes, without their line ends, in the order asked (each a view of one read of its
- * run of neighbouring lines): for answers spliced as the file holds them, never decoded into strings.
+ * run of neighbouring lines, or what the file's `prepare` made of it): for answers spliced as the file
+ * holds them, never decoded into strings.
  *
  * Lines the file's recent lines hold are not read again: a read is a system call, 4.5-5 µs for a line of a
  * search's page on a virtual machine where a system call costs 2.4 µs (ADR 0013), so a page of 50 lines
@@ -82,7 +97,7 @@ export function readLines(file: LineFile, docs: readonly number[]): string[] {
  * and searches read again. A kept line is a view of its run's read, which stays in memory while any line
  * of it is kept: a run holds only lines asked for, so that is at most the lines of one call.
  */
-export function readLineBytes({ handle, offsets, recent }: LineFile, docs: readonly number[], remember = true): Buffer[] {
+export function readLineBytes({ handle, offsets, recent, prepare }: LineFile, docs: readonly number[], remember = true): Buffer[] {
   const lines = new Array<Buffer>(docs.length);
   const missing: number[] = [];
   for (let i = 0; i < docs.length; i++) {
@@ -98,7 +113,8 @@ export function readLineBytes({ handle, offsets, recent }: LineFile, docs: reado
     const buffer = readRange(handle.fd, from, offsets[docs[order[last]!]! + 1]! - from);
     for (let k = first; k <= last; k++) {
       const doc = docs[order[k]!]!;
-      const line = buffer.subarray(offsets[doc]! - from, offsets[doc + 1]! - from - 1);
+      const view = buffer.subarray(offsets[doc]! - from, offsets[doc + 1]! - from - 1);
+      const line = prepare ? prepare(view) : view;
       lines[order[k]!] = line;
       if (remember) recent?.set(doc, line);
     }

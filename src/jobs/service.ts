@@ -24,7 +24,7 @@ import { filtersKey, hasRankedText, type JobFilters, type ListOptions } from './
 import { andLexemes } from '../search/rank.js';
 import { countOf, firstOf, firstOfAll, IN_DESCRIPTION, IN_TITLE, isCommonWord, limits, rankedList } from './ranked-lists.js';
 import { rank, type TextMatch } from './ranking.js';
-import { jsonItem, jsonList, withoutUnstatedArrangement } from './json-bytes.js';
+import { jsonItem, jsonList } from './json-bytes.js';
 import type { JobsSnapshot } from './snapshot.js';
 
 /** A response body, serialised: the jobs' JSON is spliced from the documents file as it is. */
@@ -242,8 +242,8 @@ export class JobsService {
     const onlyIds = o.fields !== null && o.fields.length === 1 && o.fields[0] === 'job_id';
     if (onlyIds) return docs.map((d) => Buffer.from(JSON.stringify({ job_id: s.jobIds[d] })));
     const lines = await s.readDocuments(docs, bulk);
-    // The default shape is the documents file's: spliced as it is, without parsing.
-    if (o.fields === null && o.include.length === 0) return lines.map(withoutUnstatedArrangement);
+    // The default shape is the documents' as read (the snapshot leaves out an unstated work_arrangement): spliced, not parsed.
+    if (o.fields === null && o.include.length === 0) return lines;
     const jobs = lines.map((line) => JSON.parse(line.toString('utf8')) as Record<string, unknown>);
     if (o.include.includes('source_data')) {
       const sourceData = await s.readSourceData(docs);

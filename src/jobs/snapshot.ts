@@ -6,6 +6,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeDeadTemporaries } from '../catalog/files.js';
 import { lineFile, readLineBytes, readLines, writeOnce } from './line-file.js';
+import { withoutUnstatedArrangement } from './json-bytes.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import { CATALOG_FORMAT, readCatalogManifest, servingFolder, type CatalogManifest } from '../catalog/layout.js';
@@ -188,7 +189,11 @@ async function openLineFiles(
 ) {
   progress.set('tables', { step: 'writing or reading the job documents (documents.jsonl)' });
   const documentsSql = fill(SQL.documents, { ...holes, out: '{out}' });
-  const documents = await lineFile(engine, join(folder, 'documents.jsonl'), documentsSql, jobs, documentCacheBytes);
+  // Kept and given as the API answers a job by default: without an unstated work_arrangement.
+  const documents = await lineFile(engine, join(folder, 'documents.jsonl'), documentsSql, jobs, {
+    recentBytes: documentCacheBytes,
+    prepare: withoutUnstatedArrangement,
+  });
   progress.set('tables', { step: 'writing or reading the source data (source-data.jsonl)' });
   const sourceData = await lineFile(engine, join(folder, 'source-data.jsonl'), fill(SQL.source_data, { ...holes, out: '{out}' }), jobs);
   return { documents, sourceData };

@@ -113,6 +113,7 @@ const DAY1: TestPosting[] = [
     title: 'Dispatcher',
     description: description('Dispatching drivers at night'),
     locations: ['Chicago, IL', 'Austin, TX'],
+    work_arrangement: null,
     pay: { currency: 'USD', min: 70000, max: 75000, interval: 'UNKNOWN' },
     company: NORTHWIND,
   },
@@ -532,6 +533,20 @@ describe('jobs read API', function () {
       expect(r.body.data.postings).to.have.length(2);
       const shaped = await app.api.get<{ data: Job }>(`/v1/jobs/${planner.job_id}?fields=title`, { key });
       expect(shaped.body.data).to.deep.equal({ job_id: planner.job_id, title: 'Logistics Planner' });
+    });
+
+    it('leaves out a work_arrangement its sources do not state: alone, in a page, with fields, read again from memory', async () => {
+      const dispatcher = byTitle.get('Dispatcher')!;
+      expect(byTitle.get('Fleet Manager')!.work_arrangement).to.equal('in_person');
+      for (let read = 0; read < 2; read++) {
+        const one = await app.api.get<{ data: Job }>(`/v1/jobs/${dispatcher.job_id}`, { key });
+        expect(one.body.data.title).to.equal('Dispatcher');
+        expect(one.body.data).to.not.have.property('work_arrangement');
+        const page = await list('city=chic');
+        expect(page.data.find((j) => j.title === 'Dispatcher')).to.not.have.property('work_arrangement');
+        const shaped = await list('city=chic&fields=title,work_arrangement');
+        expect(shaped.data.find((j) => j.title === 'Dispatcher')).to.deep.equal({ job_id: dispatcher.job_id, title: 'Dispatcher' });
+      }
     });
 
     it('answers a page and a job as JSON in UTF-8, each job of a page as it is alone', async () => {

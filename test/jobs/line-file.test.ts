@@ -14,8 +14,8 @@ describe('the serving cache files read by line', function () {
   let engine: QueryEngine;
   let dir: string;
   const files: LineFile[] = [];
-  const open = async (name: string, recentBytes?: number) => {
-    const file = await lineFile(engine, join(dir, name), COPY, 10, recentBytes);
+  const open = async (name: string, recentBytes?: number, prepare?: (line: Buffer) => Buffer) => {
+    const file = await lineFile(engine, join(dir, name), COPY, 10, { recentBytes, prepare });
     files.push(file);
     return file;
   };
@@ -57,5 +57,14 @@ describe('the serving cache files read by line', function () {
     await file.handle.close();
     expect(text(readLineBytes(file, [7, 9]))).to.deep.equal([line(7), line(9)]);
     expect(() => readLineBytes(file, [8])).to.throw();
+  });
+
+  it('gives each line as the file prepares it, and keeps it prepared', async () => {
+    let prepared = 0;
+    const upper = (l: Buffer) => (prepared++, Buffer.from(l.toString().toUpperCase()));
+    const file = await open('prepared.jsonl', 1 << 20, upper);
+    expect(text(readLineBytes(file, [3, 2]))).to.deep.equal([line(3).toUpperCase(), line(2).toUpperCase()]);
+    expect(text(readLineBytes(file, [2]))).to.deep.equal([line(2).toUpperCase()]);
+    expect(prepared).to.equal(2);
   });
 });

@@ -324,13 +324,12 @@ export function textParts(f: JobFilters): { fields: ('title' | 'description')[];
   return parts;
 }
 
-/** A job document cut to the projection. */
+/** A job document (as the snapshot reads it: an unstated work_arrangement already left out) cut to the projection. */
 function shape(
   job: Record<string, unknown>,
   o: Pick<ListOptions, 'fields' | 'include'>,
   companies: Map<string, unknown>,
 ): Record<string, unknown> {
-  if (job.work_arrangement === null) delete job.work_arrangement;
   const withCompany = o.include.includes('company') || (o.fields?.includes('company') ?? false);
   if (withCompany) job.company = job.company_id ? (companies.get(job.company_id as string) ?? null) : null;
   if (o.fields === null) return job;

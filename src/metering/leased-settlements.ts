@@ -6,7 +6,7 @@
 
 import { GroupCommit } from '../db/group-commit.js';
 import type { StateStore } from '../db/state-store.js';
-import { settleJournaled, type JournalPosition, type MeterJournal } from './journal.js';
+import { settleCounted, settleJournaled, type JournalPosition, type MeterJournal } from './journal.js';
 import type { Caller } from './keys.js';
 import { PLANS } from './plans.js';
 import { RecordsRoom, type RecordsFigure } from './records-room.js';
@@ -178,6 +178,18 @@ export class LeasedSettlements {
   /** One call of the store for a batch of settlements, answered in the batch's order; the journal settled as far as the batch reaches. */
   private async settleTogether(batch: Settling[]): Promise<LeasedSettleRow[]> {
     const at = batch.findLast((item) => item.at !== undefined)?.at;
+    // Journaled alone (nothing waits for a figure of the store): counted rather than joined, when it can be.
+    if (
+      batch.every((item) => item.at !== undefined) &&
+      (await settleCounted(
+        this.store,
+        batch.map((item) => item.args),
+        at,
+      ))
+    ) {
+      this.journal!.settled(at!);
+      return batch.map((item) => countedRow(item.args));
+    }
     const rows = await settleJournaled<LeasedSettleRow & { i: number }>(
       this.store,
       batch.map((item) => item.args),
@@ -224,6 +236,18 @@ export class LeasedSettlements {
     return this.records.figure(accountId) ?? { used: 0, reserved: 0 };
   }
 }
+
+/** A journaled request meter_settle_counted settled: as it was settled in memory (settleInMemory's row). */
+export const countedRow = (args: SettleArgs): LeasedSettleRow => ({
+  outcome: 'admitted',
+  requests_used: 0,
+  requests_left: 0,
+  charged: true,
+  records_used: null,
+  records_reserved: null,
+  overage_micros: 0,
+  settlement: args.p_void === true || Number(args.p_status) >= 400 ? 'not_charged' : 'included',
+});
 
 /** Arguments by name. */
 const named = (names: string[], values: unknown[]): SettleArgs => Object.fromEntries(names.map((name, i) => [name, values[i]]));

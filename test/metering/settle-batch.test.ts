@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { StateStore } from '../../src/db/state-store.js';
 import { createAccount } from '../../src/metering/accounts.js';
-import { settleJournaled, type JournalRow } from '../../src/metering/journal.js';
-import { SETTLE_LEASED_ARGS } from '../../src/metering/leased-settlements.js';
+import { settleCounted, settleJournaled, type JournalRow } from '../../src/metering/journal.js';
+import { countedRow, SETTLE_LEASED_ARGS } from '../../src/metering/leased-settlements.js';
 import { freshStore, releaseStore } from '../support/app.js';
 
 // A batch of leased settlements settled at once in the store (meter_settle_batch, ADR 0013) ends exactly
@@ -104,28 +104,65 @@ async function stateOf(store: StateStore, accountId: string) {
   return { ledger, months, window };
 }
 
-/** Runs `rows` as one batch on the case's accounts and one by one on their twins; both ends compared. */
-async function settleBothWays(store: StateStore, months: MonthState[], rows: Row[], otherMonths: MonthState[] = months) {
-  const first: Twin = { batch: await account(store, months), oneByOne: await account(store, months) };
-  const second: Twin = { batch: await account(store, otherMonths), oneByOne: await account(store, otherMonths) };
-  const twinOf = (row: Row) => (row.other ? second : first);
-  const batch = rows.map((row, i) => argsOf(row, twinOf(row).batch, `req_batch_${first.batch}_${i}`));
-  const [draws] = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM meter_batch_draws($1::jsonb)', [
-    JSON.stringify(batch.map((args, i) => ({ ...args, i }))),
-  ]);
-  const answered = await settleJournaled<Answer>(store, batch, undefined);
+/** The rows settled one by one in order on the twins' accounts: their answers. */
+async function settleOneByOne(rows: Row[], twinOf: (row: Row) => Twin, store: StateStore, tag: string) {
   const oneByOne: Record<string, unknown>[] = [];
   for (const [i, row] of rows.entries()) {
-    const args = argsOf(row, twinOf(row).oneByOne, `req_one_${first.oneByOne}_${i}`);
+    const args = argsOf(row, twinOf(row).oneByOne, `req_one_${tag}_${i}`);
     const [answer] = await store.query<Record<string, unknown>>(
       ONE_BY_ONE,
       SETTLE_LEASED_ARGS.map((name) => args[name]),
     );
     oneByOne.push({ i, ...answer });
   }
+  return oneByOne;
+}
+
+async function twins(store: StateStore, months: MonthState[], otherMonths: MonthState[]) {
+  const first: Twin = { batch: await account(store, months), oneByOne: await account(store, months) };
+  const second: Twin = { batch: await account(store, otherMonths), oneByOne: await account(store, otherMonths) };
+  return { first, second, twinOf: (row: Row) => (row.other ? second : first) };
+}
+
+/** Runs `rows` as one batch on the case's accounts and one by one on their twins; both ends compared. */
+async function settleBothWays(store: StateStore, months: MonthState[], rows: Row[], otherMonths: MonthState[] = months) {
+  const { first, second, twinOf } = await twins(store, months, otherMonths);
+  const batch = rows.map((row, i) => argsOf(row, twinOf(row).batch, `req_batch_${first.batch}_${i}`));
+  const [draws] = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM meter_batch_draws($1::jsonb)', [
+    JSON.stringify(batch.map((args, i) => ({ ...args, i }))),
+  ]);
+  const answered = await settleJournaled<Answer>(store, batch, undefined);
+  const oneByOne = await settleOneByOne(rows, twinOf, store, first.oneByOne);
   expect(answered.map((a) => ({ ...a }))).to.deep.equal(oneByOne);
   for (const twin of [first, second]) expect(await stateOf(store, twin.batch)).to.deep.equal(await stateOf(store, twin.oneByOne));
   return { atOnce: draws!.n > 0, answered, accountId: first.batch };
+}
+
+/**
+ * Runs `rows` as the server settles a batch of journaled settlements (settleCounted, or else
+ * settleJournaled) on the case's accounts and one by one on their twins; both ends compared, and a counted
+ * batch's answers (as settled in memory) against the one-by-one answers.
+ */
+async function settleJournaledBothWays(store: StateStore, months: MonthState[], rows: Row[], otherMonths: MonthState[] = months) {
+  const { first, second, twinOf } = await twins(store, months, otherMonths);
+  const batch = rows.map((row, i) => argsOf(row, twinOf(row).batch, `req_counted_${first.batch}_${i}`));
+  const counted = await settleCounted(store, batch, undefined);
+  // Declined, it wrote nothing: the batch's accounts are as they were.
+  if (!counted) {
+    expect((await stateOf(store, first.batch)).ledger).to.deep.equal([]);
+    await settleJournaled<Answer>(store, batch, undefined);
+  }
+  const oneByOne = await settleOneByOne(rows, twinOf, store, first.oneByOne);
+  if (counted)
+    for (const [i, args] of batch.entries())
+      expect(countedRow(args), `row ${i}`).to.deep.include({
+        outcome: oneByOne[i]!.outcome,
+        charged: oneByOne[i]!.charged,
+        settlement: oneByOne[i]!.settlement,
+        overage_micros: Number(oneByOne[i]!.overage_micros),
+      });
+  for (const twin of [first, second]) expect(await stateOf(store, twin.batch)).to.deep.equal(await stateOf(store, twin.oneByOne));
+  return { counted, accountId: first.batch };
 }
 
 describe('a batch of leased settlements settled at once in the store', function () {
@@ -216,5 +253,67 @@ describe('a batch of leased settlements settled at once in the store', function 
     const { months, ledger } = await stateOf(store, accountId);
     expect(ledger).to.have.length(2);
     expect(months[0]).to.include({ requests_drawn: 2, records_used: 2 });
+  });
+
+  describe('as counted, when every row is journaled (meter_settle_counted)', () => {
+    it('ends as one by one: records, empty pages, errors, a voided answer, two accounts, a window gone by', async () => {
+      const months = [{ month: '2026-11-01', granted: 100, drawn: 10, records: ALLOWANCE - 20 }];
+      const rows: Row[] = [
+        { records: 3 },
+        { records: 0, windowed: false },
+        { status: 404, records: 0 },
+        { records: 50, void: true },
+        { other: true, records: 2 },
+        { records: 5 },
+        { status: 400, records: 7 },
+        { at: '2026-11-25T09:59:30Z' },
+        { other: true },
+      ];
+      const { counted, accountId } = await settleJournaledBothWays(store, months, rows);
+      expect(counted).to.equal(true);
+      expect((await stateOf(store, accountId)).months[0]).to.include({ records_used: ALLOWANCE - 20 + 9, requests_drawn: 17 });
+    });
+
+    it('ends as one by one drawing from an older month, and with requests of a later window than the row counts', async () => {
+      const months = [
+        { month: '2026-10-01', granted: 10, drawn: 5 },
+        { month: '2026-11-01', granted: 100, drawn: 0 },
+      ];
+      const rows: Row[] = [{}, { at: '2026-11-25T10:01:05Z' }, { at: '2026-11-25T10:01:20Z', records: 0 }];
+      const { counted, accountId } = await settleJournaledBothWays(store, months, rows);
+      expect(counted).to.equal(true);
+      expect((await stateOf(store, accountId)).window).to.deep.equal({ used: 2, held: 0 });
+    });
+
+    it('declines, writing nothing, and the batch then ends as one by one: records into overage, too few requests, two months', async () => {
+      const overage = [{ month: '2026-11-01', granted: 100, drawn: 0, records: ALLOWANCE - 3 }];
+      expect((await settleJournaledBothWays(store, overage, [{ records: 2 }, { records: 2 }])).counted).to.equal(false);
+      const few = [
+        { month: '2026-10-01', granted: 10, drawn: 8 },
+        { month: '2026-11-01', granted: 100, drawn: 0 },
+      ];
+      expect((await settleJournaledBothWays(store, few, [{}, {}, {}])).counted).to.equal(false);
+      const two = [
+        { month: '2026-11-01', granted: 100, drawn: 0 },
+        { month: '2026-12-01', granted: 100, drawn: 0 },
+      ];
+      expect((await settleJournaledBothWays(store, two, [{}, { at: '2026-12-01T00:00:01Z' }])).counted).to.equal(false);
+      expect((await settleJournaledBothWays(store, two, [{}, { force: false, records: 3 }])).counted).to.equal(false);
+      expect((await settleJournaledBothWays(store, two, [{}, { status: 429, records: 0 }])).counted).to.equal(false);
+    });
+
+    it('declines a batch with a request already in the ledger: it is answered as settled, not settled twice', async () => {
+      const accountId = await account(store, [{ month: '2026-11-01', granted: 100, drawn: 0 }]);
+      const batch = [{}, {}].map((row, i) => argsOf(row, accountId, `req_counted_again_${i}`));
+      expect(await settleCounted(store, batch, { seq: 1, position: 10 })).to.equal(true);
+      expect(await settleCounted(store, batch, { seq: 1, position: 10 })).to.equal(false);
+      const again = await settleJournaled<Answer>(store, batch, undefined);
+      expect(again.map((a) => a.settlement)).to.deep.equal(['included', 'included']);
+      const { months, ledger } = await stateOf(store, accountId);
+      expect(ledger).to.have.length(2);
+      expect(months[0]).to.include({ requests_drawn: 2, records_used: 2 });
+      const [journal] = await store.query('SELECT seq::int, position::int FROM meter_journal WHERE journal = $1', ['meter']);
+      expect(journal).to.deep.equal({ seq: 1, position: 10 });
+    });
   });
 });

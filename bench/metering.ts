@@ -10,9 +10,14 @@
 //    and over the month) on 366 days of --year-segments small segments a day of --year-rows rows each,
 //    20 accounts, as 60-second compaction leaves them; then after merging each closed day into one
 //    segment, and after merging each closed month into one as well.
-// 4. settlement calls (`--settle-only` for this part alone): one call of the store settling n journaled
-//    settlements together (n = 1, 5, 25, 100; ADR 0013 "A batch of journaled settlements at once"), the
-//    median of 30 calls of each size, three rounds.
+// 4. settlement calls (`--settle-only` for this part and the next alone): one call of the store settling
+//    n journaled settlements together (n = 1, 5, 25, 100; ADR 0013 "A batch of journaled settlements at
+//    once"), the median of 30 calls of each size, three rounds.
+// 5. the two ways a batch of journaled settlements is settled, side by side on the same batches of 100
+//    (3 accounts), on a store grown to --settle-accounts accounts with their months and windows and
+//    --settle-ledger ledger rows: counted (meter_settle_counted) and joined (meter_settle_journaled), each
+//    call rolled back; the median of 15 calls of each, three rounds (ADR 0013, "Journaled batches
+//    counted, not joined").
 // The per-request overhead on the HTTP path is the meter column of `npm run bench` (Server-Timing).
 // It prints the figures and writes them as JSON under bench/results/.
 
@@ -29,7 +34,7 @@ import { issueKey, type Caller } from '../src/metering/keys.js';
 import { Ledger } from '../src/metering/ledger.js';
 import { segmentFile } from '../src/metering/ledger-files.js';
 import { Meter } from '../src/metering/meter.js';
-import { MeterJournal } from '../src/metering/journal.js';
+import { MeterJournal, settleCounted, settleJournaled } from '../src/metering/journal.js';
 import { writeResults } from './results.js';
 
 const { values } = parseArgs({
@@ -40,6 +45,8 @@ const { values } = parseArgs({
     'year-rows': { type: 'string', default: '100' },
     'year-only': { type: 'boolean', default: false },
     'settle-only': { type: 'boolean', default: false },
+    'settle-accounts': { type: 'string', default: '20000' },
+    'settle-ledger': { type: 'string', default: '80000' },
   },
   strict: true,
 });
@@ -358,7 +365,9 @@ async function settlementCalls() {
   store.query = async <Row>(sql: string, params?: readonly unknown[]): Promise<Row[]> => {
     const started = performance.now();
     const rows = await query<Row>(sql, params);
-    if (sql.includes('meter_settle_journaled'))
+    // A batch journaled alone is counted (meter_settle_counted: a column an array); else joined (its rows as JSON).
+    if (sql.includes('meter_settle_counted')) timed.push({ ms: performance.now() - started, rows: (params![0] as unknown[]).length });
+    else if (sql.includes('meter_settle_journaled'))
       timed.push({ ms: performance.now() - started, rows: (JSON.parse(params![0] as string) as unknown[]).length });
     return rows;
   };
@@ -393,6 +402,101 @@ async function settlementCalls() {
   return figures;
 }
 
+/** `accounts` accounts more, each with its month and window, and `ledgerRows` ledger rows spread over them. */
+async function growStore(store: PgliteStore, accounts: number, ledgerRows: number, month: string, window: Date): Promise<void> {
+  await store.query(`INSERT INTO accounts (account_id, plan) SELECT 'acct_fill_' || g, 'paid-5k' FROM generate_series(1, $1::int) g`, [
+    accounts,
+  ]);
+  await store.query(
+    `INSERT INTO usage_months (account_id, month, requests_granted) SELECT 'acct_fill_' || g, $2::date, 1000 FROM generate_series(1, $1::int) g`,
+    [accounts, month],
+  );
+  await store.query(
+    `INSERT INTO rate_windows (account_id, window_start, used) SELECT 'acct_fill_' || g, $2, 1 FROM generate_series(1, $1::int) g`,
+    [accounts, window],
+  );
+  await store.query(
+    `INSERT INTO ledger (request_id, account_id, api_key_id, occurred_at, method, route, route_class, status, settlement_status, counted)
+     SELECT 'req_fill_' || g, 'acct_fill_' || (g % $2::int + 1), 'key', $3, 'GET', '/v1/jobs/{jobId}', 'jobs_get', 200, 'included', true
+     FROM generate_series(1, $1::int) g`,
+    [ledgerRows, Math.max(1, accounts), window],
+  );
+}
+
+/**
+ * 5. A batch of 100 journaled settlements (3 accounts, 1 record each) settled counted and joined, side by
+ * side, on a store of `accounts` accounts (each with its month and window) and `ledgerRows` ledger rows;
+ * each call in a transaction rolled back, so both ways see the same store.
+ */
+async function settleWays(accounts: number, ledgerRows: number) {
+  const store = await PgliteStore.open(join(root, 'ways-state'));
+  await migrate(store);
+  const callers = await paidCallers(store, 3);
+  const month = '2026-11-01';
+  const at = new Date(Date.UTC(2026, 10, 2, 10));
+  const window = new Date(Date.UTC(2026, 10, 2, 10));
+  for (const caller of callers)
+    await store.query('INSERT INTO usage_months (account_id, month, requests_granted) VALUES ($1, $2, 1000000000)', [
+      caller.account.account_id,
+      month,
+    ]);
+  await growStore(store, accounts, ledgerRows, month, window);
+  let n = 0;
+  const batch = () =>
+    Array.from({ length: 100 }, (_, i) => {
+      const caller = callers[Math.floor(i / 34)]!;
+      return {
+        p_request: `req_ways_${n++}`,
+        p_account: caller.account.account_id,
+        p_key: caller.keyId,
+        p_at: at,
+        p_method: 'GET',
+        p_route: '/v1/jobs/{jobId}',
+        p_class: 'jobs_get',
+        p_node: null,
+        p_window: window,
+        p_month: month,
+        p_status: 200,
+        p_records: 1,
+        p_allowance: 500_000,
+        p_force: true,
+        p_void: false,
+        p_overage_enabled: false,
+        p_price: null,
+        p_limit_cents: null,
+      };
+    });
+  const rolledBack = async (settle: () => Promise<unknown>): Promise<number> => {
+    await store.query('BEGIN');
+    const started = performance.now();
+    await settle();
+    const ms = performance.now() - started;
+    await store.query('ROLLBACK');
+    return ms;
+  };
+  const figures: Record<string, number[]> = { counted_median_ms: [], joined_median_ms: [] };
+  for (let round = 0; round < 3; round++) {
+    const counted: number[] = [];
+    const joined: number[] = [];
+    for (let call = 0; call < 15; call++) {
+      counted.push(
+        await rolledBack(async () => {
+          if (!(await settleCounted(store, batch(), undefined))) throw new Error('a batch of journaled settlements was not counted');
+        }),
+      );
+      joined.push(await rolledBack(() => settleJournaled(store, batch(), undefined)));
+    }
+    figures.counted_median_ms!.push(median(counted));
+    figures.joined_median_ms!.push(median(joined));
+    console.log(
+      `ways        100 journaled settlements, ${accounts.toLocaleString('en-US')} accounts, ${ledgerRows.toLocaleString('en-US')} ledger rows: ` +
+        `counted ${median(counted).toFixed(2)} ms, joined ${median(joined).toFixed(2)} ms`,
+    );
+  }
+  await store.close();
+  return { accounts, ledger_rows: ledgerRows, ...figures };
+}
+
 function print(when: string, calls: Awaited<ReturnType<typeof usageCalls>>): void {
   const one = (name: string, f: { median_ms: number; files: number; runs: number }) =>
     `${name} ${f.median_ms.toFixed(1)} ms (${f.files.toLocaleString('en-US')} files, ${f.runs} runs)`;
@@ -410,6 +514,7 @@ function print(when: string, calls: Awaited<ReturnType<typeof usageCalls>>): voi
 try {
   const results: Record<string, unknown> = { at: new Date().toISOString() };
   if (!values['year-only']) results.settlement_calls = await settlementCalls();
+  if (!values['year-only']) results.settlement_ways = await settleWays(Number(values['settle-accounts']), Number(values['settle-ledger']));
   if (!values['year-only'] && !values['settle-only']) {
     const store = await PgliteStore.open(join(root, 'state'));
     await migrate(store);

@@ -579,6 +579,16 @@ LANGUAGE sql STABLE AS $$
     p_allowance bigint, p_force boolean, p_void boolean, p_overage_enabled boolean, p_price bigint, p_limit_cents bigint)
 $$;
 
+-- The month an account's next request of p_month draws from: the oldest of the last 12 and this one with
+-- requests granted and not drawn (NULL: none).
+CREATE OR REPLACE FUNCTION meter_draw_month(p_account text, p_month date) RETURNS usage_months
+LANGUAGE sql STABLE AS $$
+  SELECT u FROM usage_months u
+  WHERE u.account_id = p_account AND u.month BETWEEN (p_month - interval '12 months')::date AND p_month
+    AND u.requests_drawn < u.requests_granted
+  ORDER BY u.month LIMIT 1
+$$;
+
 -- Where each account of a batch draws its monthly requests from, when settling the whole batch in one
 -- statement (meter_settle_batch) ends exactly as settling its rows one by one in order would
 -- (meter_settle_leased): every row is one settled in memory (no 429; records, if any, forced: they fit
@@ -596,11 +606,7 @@ BEGIN
       SELECT b.p_account, min(meter_month(b.p_at)) AS v_month, max(meter_month(b.p_at)) AS last_month, count(*) AS k
       FROM b GROUP BY b.p_account
     ), d AS (
-      SELECT g.*, (SELECT u FROM usage_months u
-                   WHERE u.account_id = g.p_account AND u.month BETWEEN (g.v_month - interval '12 months')::date AND g.v_month
-                     AND u.requests_drawn < u.requests_granted
-                   ORDER BY u.month LIMIT 1) AS u
-      FROM g
+      SELECT g.*, meter_draw_month(g.p_account, g.v_month) AS u FROM g
     ), c AS (
       SELECT b.p_account, b.p_month FROM b WHERE b.charging
       GROUP BY b.p_account, b.p_month
@@ -781,11 +787,7 @@ BEGIN
   ), g AS (
     SELECT b.account, min(meter_month(b.at)) AS v_month, max(meter_month(b.at)) AS last_month, count(*) AS k FROM b GROUP BY b.account
   ), d AS (
-    SELECT g.*, (SELECT u FROM usage_months u
-                 WHERE u.account_id = g.account AND u.month BETWEEN (g.v_month - interval '12 months')::date AND g.v_month
-                   AND u.requests_drawn < u.requests_granted
-                 ORDER BY u.month LIMIT 1) AS u
-    FROM g
+    SELECT g.*, meter_draw_month(g.account, g.v_month) AS u FROM g
   ), r AS (
     SELECT b.account, b.month, sum(b.records) AS r, min(b.allowance) AS a, max(b.allowance) AS a_max FROM b WHERE b.charging
     GROUP BY b.account, b.month

@@ -36,6 +36,15 @@ interface Row {
   other?: boolean;
 }
 
+/** A batch's first rows: records, an empty page, an error, a voided answer, the second account's records. */
+const EVERY_KIND: Row[] = [
+  { records: 3 },
+  { records: 0, windowed: false },
+  { status: 404, records: 0 },
+  { records: 50, void: true },
+  { other: true, records: 2 },
+];
+
 /** A row answered by the store: its place, its outcome and the settlement's columns. */
 type Answer = JournalRow & Record<string, unknown>;
 
@@ -178,17 +187,7 @@ describe('a batch of leased settlements settled at once in the store', function 
 
   it('ends as one by one: records into overage mid-batch, empty pages, errors, a voided answer, two accounts', async () => {
     const months = [{ month: '2026-11-01', granted: 100, drawn: 10, records: ALLOWANCE - 6 }];
-    const rows: Row[] = [
-      { records: 3 },
-      { records: 0, windowed: false },
-      { status: 404, records: 0 },
-      { records: 50, void: true },
-      { other: true, records: 2 },
-      { records: 5 },
-      { records: 2 },
-      { status: 400, records: 7 },
-      { other: true },
-    ];
+    const rows: Row[] = [...EVERY_KIND, { records: 5 }, { records: 2 }, { status: 400, records: 7 }, { other: true }];
     const { atOnce, answered, accountId } = await settleBothWays(store, months, rows);
     expect(atOnce).to.equal(true);
     // Six of the first account's seven requests took a slot: no longer held.
@@ -258,17 +257,7 @@ describe('a batch of leased settlements settled at once in the store', function 
   describe('as counted, when every row is journaled (meter_settle_counted)', () => {
     it('ends as one by one: records, empty pages, errors, a voided answer, two accounts, a window gone by', async () => {
       const months = [{ month: '2026-11-01', granted: 100, drawn: 10, records: ALLOWANCE - 20 }];
-      const rows: Row[] = [
-        { records: 3 },
-        { records: 0, windowed: false },
-        { status: 404, records: 0 },
-        { records: 50, void: true },
-        { other: true, records: 2 },
-        { records: 5 },
-        { status: 400, records: 7 },
-        { at: '2026-11-25T09:59:30Z' },
-        { other: true },
-      ];
+      const rows: Row[] = [...EVERY_KIND, { records: 5 }, { status: 400, records: 7 }, { at: '2026-11-25T09:59:30Z' }, { other: true }];
       const { counted, accountId } = await settleJournaledBothWays(store, months, rows);
       expect(counted).to.equal(true);
       expect((await stateOf(store, accountId)).months[0]).to.include({ records_used: ALLOWANCE - 20 + 9, requests_drawn: 17 });

@@ -156,16 +156,7 @@ export class LeasedSettlements {
         throw error;
       },
     );
-    const row: LeasedSettleRow = {
-      outcome: 'admitted',
-      requests_used: 0,
-      requests_left: 0,
-      charged: true,
-      records_used: figure ? figure.used : null,
-      records_reserved: figure ? figure.reserved : null,
-      overage_micros: 0,
-      settlement: s.void || s.status >= 400 ? 'not_charged' : 'included',
-    };
+    const row: LeasedSettleRow = { ...countedRow(args), records_used: figure?.used ?? null, records_reserved: figure?.reserved ?? null };
     return { row, stored };
   }
 
@@ -178,23 +169,13 @@ export class LeasedSettlements {
   /** One call of the store for a batch of settlements, answered in the batch's order; the journal settled as far as the batch reaches. */
   private async settleTogether(batch: Settling[]): Promise<LeasedSettleRow[]> {
     const at = batch.findLast((item) => item.at !== undefined)?.at;
+    const args = batch.map((item) => item.args);
     // Journaled alone (nothing waits for a figure of the store): counted rather than joined, when it can be.
-    if (
-      batch.every((item) => item.at !== undefined) &&
-      (await settleCounted(
-        this.store,
-        batch.map((item) => item.args),
-        at,
-      ))
-    ) {
+    if (batch.every((item) => item.at !== undefined) && (await settleCounted(this.store, args, at))) {
       this.journal!.settled(at!);
-      return batch.map((item) => countedRow(item.args));
+      return args.map(countedRow);
     }
-    const rows = await settleJournaled<LeasedSettleRow & { i: number }>(
-      this.store,
-      batch.map((item) => item.args),
-      at,
-    );
+    const rows = await settleJournaled<LeasedSettleRow & { i: number }>(this.store, args, at);
     if (at) this.journal!.settled(at);
     const answered: LeasedSettleRow[] = [];
     for (const { i, ...row } of rows) answered[i] = row;
@@ -237,7 +218,10 @@ export class LeasedSettlements {
   }
 }
 
-/** A journaled request meter_settle_counted settled: as it was settled in memory (settleInMemory's row). */
+/**
+ * A journaled request as it was settled in memory (settleInMemory's answer, without the month's figure),
+ * and so as meter_settle_counted settles it in the store.
+ */
 export const countedRow = (args: SettleArgs): LeasedSettleRow => ({
   outcome: 'admitted',
   requests_used: 0,

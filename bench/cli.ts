@@ -2,6 +2,7 @@
 
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { stoppedWithBench } from './children.js';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -14,10 +15,12 @@ export const cliCommand = (): string[] => (process.env.JPS_TEST_CLI ? [process.e
 /** Runs `npm run cli -- <args> --json`; progress goes to this process's stderr. */
 export function runCliJson(args: string[]): Promise<Record<string, unknown>> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...cliCommand(), ...args, '--json'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = stoppedWithBench(
+      spawn(process.execPath, [...cliCommand(), ...args, '--json'], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    );
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.on('close', (code) =>

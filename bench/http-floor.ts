@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import express from 'express';
 import { measure } from './measure.js';
+import { stoppedWithBench } from './children.js';
 
 /** A JSON body of about `kb` kilobytes. */
 const body = (kb: number) => Buffer.from(JSON.stringify({ data: { text: 'x'.repeat(Math.max(0, kb * 1000 - 20)) } }));
@@ -52,12 +53,10 @@ async function run(): Promise<void> {
   const seconds = Number(values.seconds);
   const rows: string[] = [];
   for (const kind of ['node:http', 'express', 'express+stack'] as Kind[]) {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'bench/http-floor.ts', '--serve', kind, values.middlewares, values['body-kb']],
-      {
+    const child = stoppedWithBench(
+      spawn(process.execPath, ['--import', 'tsx', 'bench/http-floor.ts', '--serve', kind, values.middlewares, values['body-kb']], {
         stdio: ['ignore', 'pipe', 'inherit'],
-      },
+      }),
     );
     const [line] = (await once(child.stdout, 'data')) as [Buffer];
     const url = `${line.toString().trim()}/x`;

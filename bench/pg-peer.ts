@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { startEmbeddedPostgres } from '../test/support/embedded-pg.js';
 import type { BenchRequest } from './measure.js';
 import { loadSnapshotIntoPostgres, TS_CONFIG, type LoadSummary } from '../test/support/pg-catalog.js';
+import { stoppedWithBench } from './children.js';
 
 export const PEER_KINDS = [
   'by_id',
@@ -239,10 +240,12 @@ export interface PeerHttp {
 
 /** Starts the peer's HTTP front (bench/pg-peer-http.ts) in its own process, over `peer`'s database. */
 export async function startPeerHttp(peer: PgPeer, keys = 200): Promise<PeerHttp> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/pg-peer-http.ts', peer.url, String(keys)], {
-    cwd: fileURLToPath(new URL('../', import.meta.url)),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = stoppedWithBench(
+    spawn(process.execPath, ['--import', 'tsx', 'bench/pg-peer-http.ts', peer.url, String(keys)], {
+      cwd: fileURLToPath(new URL('../', import.meta.url)),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   const [line] = (await once(child.stdout, 'data')) as [Buffer];
   const started = JSON.parse(line.toString()) as { url: string; keys: string[] };
   return {

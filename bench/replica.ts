@@ -14,6 +14,7 @@ import { corpusIsCurrent } from './catalog.js';
 import { ROOT } from './cli.js';
 import { startS3 } from '../test/support/s3.js';
 import type { ObjectStore } from '../src/storage/object-store.js';
+import { stoppedWithBench } from './children.js';
 
 const { values } = parseArgs({ options: { jobs: { type: 'string', default: '20000' }, seed: { type: 'string', default: '1' } } });
 const jobs = Number(values.jobs);
@@ -21,11 +22,13 @@ const seed = Number(values.seed);
 
 function cli(args: string[], env: Record<string, string>): Promise<Record<string, unknown>> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args, '--json'], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = stoppedWithBench(
+      spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args, '--json'], {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    );
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.on('close', (code) =>
@@ -44,11 +47,13 @@ const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 function startReplica(run: string, objectStore: string, env: Record<string, string>) {
   const args = ['serve', '--json', '--port', '0', '--log-level', 'info', '--progress-log-ms', '0', '--catalog-poll-ms', '50'];
   const dirs = ['--data-dir', join(run, 'replica', 'data'), '--snapshots-dir', join(run, 'replica', 'snapshots')];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args, ...dirs, '--object-store', objectStore], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = stoppedWithBench(
+    spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args, ...dirs, '--object-store', objectStore], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   const opened: number[] = [];
   const url = new Promise<string>((done) => {
     let buffered = '';

@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { cliCommand, ROOT } from './cli.js';
 import { RUN_PER_KEY } from './measure.js';
+import { stoppedWithBench } from './children.js';
 
 export interface BenchService {
   url: string;
@@ -35,35 +36,39 @@ export async function startBenchService(
   const data = ['--data-dir', dirs.dataDir];
   // The first account's key is the service's own; one process makes them all (the first opening of the store is the slow part).
   const [key, ...keys] = await new Promise<string[]>((resolve, reject) => {
-    const maker = spawn(process.execPath, ['--import', 'tsx', 'bench/accounts.ts', dirs.dataDir, String(accounts + 1)], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const maker = stoppedWithBench(
+      spawn(process.execPath, ['--import', 'tsx', 'bench/accounts.ts', dirs.dataDir, String(accounts + 1)], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    );
     let out = '';
     maker.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     maker.on('close', (code) =>
       code === 0 ? resolve(JSON.parse(out) as string[]) : reject(new Error(`bench/accounts.ts exited ${code}`)),
     );
   });
-  const child = spawn(
-    process.execPath,
-    [
-      ...serverNodeArgs(),
-      ...cliCommand(),
-      'serve',
-      '--json',
-      '--port',
-      '0',
-      '--log-level',
-      'silent',
-      ...data,
-      '--snapshots-dir',
-      dirs.snapshotsDir,
-    ],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+  const child = stoppedWithBench(
+    spawn(
+      process.execPath,
+      [
+        ...serverNodeArgs(),
+        ...cliCommand(),
+        'serve',
+        '--json',
+        '--port',
+        '0',
+        '--log-level',
+        'silent',
+        ...data,
+        '--snapshots-dir',
+        dirs.snapshotsDir,
+      ],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    ),
   );
   const [line] = (await once(child.stdout, 'data')) as [Buffer];
   const { url } = JSON.parse(line.toString()) as { url: string };

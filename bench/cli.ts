@@ -12,12 +12,13 @@ export const ROOT = fileURLToPath(new URL('../', import.meta.url));
  */
 export const cliCommand = (): string[] => (process.env.JPS_TEST_CLI ? [process.env.JPS_TEST_CLI] : ['--import', 'tsx', 'src/cli/main.ts']);
 
-/** Runs `npm run cli -- <args> --json`; progress goes to this process's stderr. */
-export function runCliJson(args: string[]): Promise<Record<string, unknown>> {
+/** Runs `npm run cli -- <args> --json` with `env` added to this process's; progress goes to this process's stderr. */
+export function runCliJson(args: string[], env: Record<string, string> = {}): Promise<Record<string, unknown>> {
   return new Promise((done, fail) => {
     const child = stoppedWithBench(
       spawn(process.execPath, [...cliCommand(), ...args, '--json'], {
         cwd: ROOT,
+        env: { ...process.env, ...env },
         stdio: ['ignore', 'pipe', 'inherit'],
       }),
     );

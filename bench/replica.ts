@@ -11,7 +11,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { corpusIsCurrent } from './catalog.js';
-import { ROOT } from './cli.js';
+import { ROOT, runCliJson } from './cli.js';
 import { startS3 } from '../test/support/s3.js';
 import type { ObjectStore } from '../src/storage/object-store.js';
 import { stoppedWithBench } from './children.js';
@@ -19,23 +19,6 @@ import { stoppedWithBench } from './children.js';
 const { values } = parseArgs({ options: { jobs: { type: 'string', default: '20000' }, seed: { type: 'string', default: '1' } } });
 const jobs = Number(values.jobs);
 const seed = Number(values.seed);
-
-function cli(args: string[], env: Record<string, string>): Promise<Record<string, unknown>> {
-  return new Promise((done, fail) => {
-    const child = stoppedWithBench(
-      spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args, '--json'], {
-        cwd: ROOT,
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      }),
-    );
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('close', (code) =>
-      code === 0 ? done(JSON.parse(out) as Record<string, unknown>) : fail(new Error(`cli ${args.join(' ')} exited ${code}`)),
-    );
-  });
-}
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
@@ -88,7 +71,7 @@ async function main(): Promise<void> {
   const corpus = join(cache, `corpus-${jobs}-seed${seed}-2days`);
   if (!corpusIsCurrent(corpus)) {
     process.stderr.write(`generating ${jobs.toLocaleString('en-US')} jobs over 2 days into ${corpus} ...\n`);
-    await cli(['generate', '--jobs', String(jobs), '--seed', String(seed), '--days', '2', '--out', corpus, '--force'], {});
+    await runCliJson(['generate', '--jobs', String(jobs), '--seed', String(seed), '--days', '2', '--out', corpus, '--force']);
   }
   const run = join(cache, `replica-${jobs}`);
   await rm(run, { recursive: true, force: true });
@@ -110,7 +93,7 @@ async function main(): Promise<void> {
     // The store runs in this process: its CPU time while day 1 publishes is the store's share of the
     // machine's 2 cores (a real S3 or MinIO does that work elsewhere).
     const storeCpu = process.cpuUsage();
-    const day1 = (await cli(['publish', '--input', join(corpus, 'day-001'), ...publisher], s3.env)) as {
+    const day1 = (await runCliJson(['publish', '--input', join(corpus, 'day-001'), ...publisher], s3.env)) as {
       duration_s: number;
       peak_rss_gib: number;
       watermark: string;
@@ -128,7 +111,7 @@ async function main(): Promise<void> {
     const coldStart = (performance.now() - started) / 1000;
 
     process.stderr.write('publishing day 2 while the replica serves day 1 ...\n');
-    const publishing = cli(['publish', '--input', join(corpus, 'day-002'), ...publisher], s3.env) as Promise<{
+    const publishing = runCliJson(['publish', '--input', join(corpus, 'day-002'), ...publisher], s3.env) as Promise<{
       duration_s: number;
       peak_rss_gib: number;
       watermark: string;
